@@ -130,6 +130,23 @@ class Position(ABC):
         """A sentence for people, e.g. in hints."""
         return self.move_text(move)
 
+    def move_info(self, move: Move) -> dict[str, JSON]:
+        """What a front end needs to show ``move``: ``cards`` (the notations of the cards it moves
+        or removes), ``from`` (the ids of the piles or cells they leave) and ``to`` (the id of the
+        pile they go to, or ``None`` when they leave play or trade places)."""
+        return move_info_default(self, move)
+
+    def to_text(self) -> str:
+        """A readable multi-line view for a terminal."""
+        import json
+
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
+
     def check_move(self, move: Move) -> None:
         """Raise :class:`IllegalMoveError` if ``move`` is not legal here."""
         self.play(move)
+
+
+def move_info_default(position: Position, move: Move) -> dict[str, JSON]:
+    """What a front end needs to show a move: see :meth:`Position.move_info`."""
+    return {"cards": [], "from": [], "to": None}
