@@ -500,6 +500,43 @@ class AmberPosition(Position):
             "won": self.is_won(),
         }
 
+    def to_text(self) -> str:
+        """The table as a grid: blocks apart, ``*`` marks a start card, ``+`` a card in its goal cell."""
+        game = self.game
+        starts = set(self.start_cells)
+        width = max(len(str(c)) for c in self.cards) + 2
+
+        def block_lines(block: str) -> list[str]:
+            rows, columns = game.block_shapes[block]
+            lines = [f"{block}:".ljust(columns * width)]
+            for r in range(rows):
+                line = ""
+                for c in range(columns):
+                    cell = next(x.id for x in game.cells if x.block == block and x.row == r and x.column == c)
+                    mark = "*" if cell in starts else "+" if self.cards[cell] == self.goal[cell] else " "
+                    line += (mark + str(self.cards[cell])).rjust(width)
+                lines.append(line)
+            return lines
+
+        arrangement = {"kolvir": [["top"], ["lone"], ["bottom"]],
+                       "pattern": [["top-left", "top-right"], ["centre"], ["bottom-left", "bottom-right"]]}
+        deal = f"deal {self.deal_number}" if self.deal_number is not None else "given position"
+        out = [f"{game.title()} - {deal}   (* start card, + in its goal cell: "
+               f"{self.cards_in_place()}/{len(self.cards)})"]
+        for band in arrangement.get(game.name, [["main"]]):
+            parts = [block_lines(b) for b in band]
+            indent = " " * (width * 3) if game.name == "pattern" and band == ["centre"] else ""
+            out.append("")
+            for i in range(max(len(p) for p in parts)):
+                out.append(indent + "    ".join(p[i] if i < len(p) else " " * len(p[0]) for p in parts).rstrip())
+        if self.is_won():
+            out += ["", "Won: every card is in its goal cell."]
+        return "\n".join(out)
+
+    def move_info(self, move: Move) -> dict[str, Any]:
+        assert isinstance(move, Swap)
+        return {"cards": [str(self.cards[move.a]), str(self.cards[move.b])], "from": [move.a, move.b], "to": None}
+
     def move_text(self, move: Move) -> str:
         assert isinstance(move, Swap)
         return f"{self.cards[move.a]}-{self.cards[move.b]}"
