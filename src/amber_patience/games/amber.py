@@ -539,6 +539,8 @@ class AmberPosition(Position):
 
     def move_text(self, move: Move) -> str:
         assert isinstance(move, Swap)
+        if not (0 <= move.a < len(self.cards) and 0 <= move.b < len(self.cards)):
+            return str(move)
         return f"{self.cards[move.a]}-{self.cards[move.b]}"
 
     def describe_move(self, move: Move, lang: str = "en") -> str:
