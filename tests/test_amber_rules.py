@@ -30,7 +30,8 @@ def trump_run(start: int, with_fool: bool = True) -> list[str]:
 
 
 def snake(rows: int, columns: int, first_id: int = 0) -> list[int]:
-    return [first_id + r * columns + (c if r % 2 == 0 else columns - 1 - c) for r in range(rows) for c in range(columns)]
+    return [first_id + r * columns + (c if r % 2 == 0 else columns - 1 - c)
+            for r in range(rows) for c in range(columns)]
 
 
 def goal_by_cell(position) -> dict[int, str]:
@@ -78,7 +79,7 @@ def test_path_and_arden_deal_in_order(name):
 def test_arden_second_start_is_the_first_card_of_the_other_kind():
     for number in range(30):
         position = get_game("arden").deal(number)
-        first, second = position.start_cells
+        _, second = position.start_cells
         kind = position.cards[0].is_trump
         assert position.cards[second].is_trump != kind
         assert all(c.is_trump == kind for c in position.cards[:second])
@@ -136,7 +137,7 @@ def test_path_with_ordinary_decks():
     position = get_game("path-52").deal(0, {"Start": "Kd"})
     goal = [goal_by_cell(position)[i] for i in snake(4, 13)]
     assert goal[:2] == ["Kd", "Ad"] and goal[13:15] == ["Kc", "Ac"]
-    assert goal == sum((suit_run(s, "K", french) for s in ["d", "c", "h", "s"]), [])
+    assert goal == [card for s in ["d", "c", "h", "s"] for card in suit_run(s, "K", french)]
 
 
 def test_arden_example_1_six_of_spades_and_trump_9():
@@ -253,7 +254,7 @@ def test_a_swap_that_leaves_a_card_without_a_neighbour_is_refused_with_the_reaso
     position = arranged("arden", FILLER | {rc(1, 2): "Vc", rc(1, 3): "Cc", rc(5, 12): "T8"}, ARDEN_STARTS)
     move = Swap(rc(1, 3), rc(5, 12))  # T8 into the clubs, Cc into the corner: neither finds a neighbour
     assert move not in position.legal_moves()
-    with pytest.raises(IllegalMoveError, match="Cc would have no neighbour .Vc or Dc. beside cell 77"):
+    with pytest.raises(IllegalMoveError, match=r"Cc would have no neighbour \(Vc or Dc\) beside cell 77"):
         position.play(move)
     before = position.to_json()
     with pytest.raises(IllegalMoveError, match="start card"):
