@@ -60,7 +60,7 @@ def test_parse_is_lenient_about_case_only():
 def test_full_names_in_english_and_russian():
     assert TAROT_78.parse("Rs").name() == "Roi (King) of spades"
     assert TAROT_78.parse("Rs").name("ru") == "Король пик"
-    assert TAROT_78.parse("Cc").name("ru") == "Рыцарь треф"
+    assert TAROT_78.parse("Cc").name("ru") == "Рыцарь крестей"
     assert TAROT_78.parse("1d").name() == "One of diamonds"
     assert TAROT_78.parse("T0").name() == "The Fool"
     assert TAROT_78.parse("T0").name("ru") == "Шут"

@@ -58,7 +58,7 @@ _FRENCH_RANK_TEXT = {ACE: "A", JACK: "J", QUEEN: "Q", KING: "K"}
 
 _SUIT_NAMES_EN = {Suit.CLUBS: "clubs", Suit.HEARTS: "hearts", Suit.SPADES: "spades", Suit.DIAMONDS: "diamonds"}
 # Russian suit names in the genitive, as used in card names ("Король пик").
-_SUIT_NAMES_RU = {Suit.CLUBS: "треф", Suit.HEARTS: "червей", Suit.SPADES: "пик", Suit.DIAMONDS: "бубен"}
+_SUIT_NAMES_RU = {Suit.CLUBS: "крестей", Suit.HEARTS: "червей", Suit.SPADES: "пик", Suit.DIAMONDS: "бубен"}
 _PIP_NAMES_EN = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
                  8: "Eight", 9: "Nine", 10: "Ten"}
 _PIP_NAMES_RU = {1: "Единица", 2: "Двойка", 3: "Тройка", 4: "Четвёрка", 5: "Пятёрка", 6: "Шестёрка",
