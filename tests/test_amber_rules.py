@@ -383,7 +383,7 @@ def brute_force_legal(position) -> set[Swap]:
             if game.swap_problem(position.cards, position.start_cells, a, b) is None}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=0, max_value=10**9), data=st.data())
 def test_random_play_keeps_every_invariant(name, number, data):
     game = get_game(name)
