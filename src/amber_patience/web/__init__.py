@@ -1,0 +1,1 @@
+"""The local web server (FastAPI) and its static front end: see :mod:`amber_patience.web.server`."""

@@ -1,0 +1,909 @@
+"""The local web server: a FastAPI app serving the JSON API (``docs/http-api.md``) and the front end.
+
+``create_app(db_path)`` builds the app; ``serve(host, port, open_browser, db_path)`` runs it with
+uvicorn. The app uses only the public game API (:mod:`amber_patience.games`), the solvers
+(:mod:`amber_patience.solvers`), the record format (:mod:`amber_patience.records`) and the store
+(:mod:`amber_patience.store`); it knows no game's rules.
+
+Safety: the server answers only requests whose ``Host`` is its own (``127.0.0.1:<port>``,
+``localhost:<port>``, ``[::1]:<port>`` or the host it listens on, plus any ``allowed_hosts``) and,
+for requests that change something (POST, PUT, PATCH, DELETE), whose ``Origin``, when present, is
+its own too; anything else is refused with 400/403. Request bodies are limited to
+:data:`MAX_BODY_BYTES` (413 beyond). Bad input gets a 4xx answer ``{"detail": "<what is wrong>"}``.
+
+Solver calls (hint, solution, winnable deals) run in worker threads (every endpoint here is a plain
+``def``, which FastAPI runs in its thread pool) with time limits, so they never hold up the server.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import secrets
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import __version__
+from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
+from ..store import GameRecord, Store
+
+#: Largest request body accepted (bytes); larger ones get 413.
+MAX_BODY_BYTES = 256 * 1024
+#: Largest deal number: the front end is JavaScript, whose numbers are exact up to 2**53 - 1.
+MAX_DEAL = 2**53 - 1
+#: Random deals are drawn from 1 to this number.
+RANDOM_DEALS = 1_000_000
+#: A pause longer than this between two requests on a game counts as this long (the player left).
+IDLE_SECONDS = 600.0
+#: Games kept in memory (the rest are rebuilt from the store when asked for).
+CACHE_SIZE = 64
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+#: Choices offered for the options the games are known to have; each is checked against the game
+#: (``get_game``) when the app starts, so a choice the game refuses is never offered.
+_OPTION_CHOICES: dict[str, list[Any]] = {
+    "passes": [1, 3, "unlimited"],
+    "relaxed": [False, True],
+    "empty": ["king", "any"],
+}
+
+Json = Any
+
+# -- request and response bodies (they document the API in /openapi.json) --------------------------
+
+
+class Titles(BaseModel):
+    en: str
+    ru: str
+
+
+class OptionInfo(BaseModel):
+    name: str
+    choices: list[Json]
+    default: Json
+
+
+class GameInfo(BaseModel):
+    name: str
+    family: str
+    title: Titles
+    options: list[OptionInfo]
+
+
+class MoveEntry(BaseModel):
+    move: dict[str, Json] = Field(description="the move as JSON, as the game reads it back")
+    text: str = Field(description="the move in the game's text notation (as in records)")
+    info: dict[str, Json] = Field(description="position.move_info(move): cards, from, to")
+
+
+class GameState(BaseModel):
+    id: str
+    game: str
+    title: Titles
+    family: str
+    options: dict[str, Json]
+    deal: int | None
+    practice: bool
+    status: Literal["playing", "won", "lost"]
+    position: dict[str, Json]
+    legal_moves: list[MoveEntry]
+    moves_played: int
+    elapsed_seconds: float
+    started: bool
+    can_undo: bool
+    result: dict[str, Json]
+    setup: dict[str, str] = Field(default_factory=dict, description="the start cards chosen before play")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="a game name from GET /api/games")
+    number: int | None = Field(default=None, description="the deal number; null for a random deal")
+    winnable: bool = Field(default=False, description="take the first deal at/after number the solver wins")
+    options: dict[str, Json] = Field(default_factory=dict)
+    practice: bool = Field(default=False, description="practice game: undo allowed, counted apart")
+
+
+class MoveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: Json = Field(description='the move as JSON, e.g. {"swap": [3, 17]}')
+
+
+class SetupBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    setup: dict[str, str] = Field(description='e.g. {"Start": "Rs T11", "SecondStart": "40"}')
+
+
+class RecordBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    record: str = Field(description="a game record in the text format of docs/records.md")
+
+
+class Hint(BaseModel):
+    move: dict[str, Json]
+    text: str
+    description: str
+    info: dict[str, Json]
+
+
+class SolutionOut(BaseModel):
+    status: Literal["won", "lost", "unknown"]
+    moves: list[MoveEntry]
+    detail: str | None = None
+
+
+class SavedGame(BaseModel):
+    id: str
+    game: str
+    deal: int | None
+    moves_played: int
+    updated: str = Field(description="when the game was last played (ISO 8601, UTC)")
+    practice: bool
+    options: dict[str, Json]
+    title: Titles
+
+
+class StatsEntry(BaseModel):
+    game: str
+    options: dict[str, Json]
+    practice: bool
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+
+
+class RulesOut(BaseModel):
+    game: str
+    lang: str
+    title: str
+    html: str
+
+
+class ErrorOut(BaseModel):
+    detail: str
+
+
+# -- games in play ------------------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    """An answer other than 2xx: HTTP status and the message for ``detail``."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+@dataclass
+class Session:
+    """A game in memory: the stored record, its rules, and every position from the start."""
+
+    record: GameRecord
+    game: Game
+    history: list[Position]
+    moves: list[Move] = field(default_factory=list)
+
+    @property
+    def position(self) -> Position:
+        return self.history[-1]
+
+    @property
+    def start(self) -> Position:
+        return self.history[0]
+
+
+def status_of(position: Position) -> str:
+    if position.is_won():
+        return "won"
+    if position.is_lost():
+        return "lost"
+    return "playing"
+
+
+def _titles(game: Game) -> dict[str, str]:
+    return {"en": game.title("en"), "ru": game.title("ru")}
+
+
+def _make_game(name: str, options: Mapping[str, Any]) -> Game:
+    try:
+        return get_game(name, **dict(options))
+    except (GameError, ValueError, TypeError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _check_number(number: int) -> int:
+    if number < 0:
+        raise ApiError(422, f"a deal number must not be negative (got {number})")
+    if number > MAX_DEAL:
+        raise ApiError(422, f"a deal number must be at most {MAX_DEAL} (got {number})")
+    return number
+
+
+class GameService:
+    """The games: created, played, stored and rebuilt; thread-safe (one lock for the state)."""
+
+    def __init__(self, store: Store, *, hint_seconds: float, solution_seconds: float,
+                 winnable_seconds: float) -> None:
+        self.store = store
+        self.hint_seconds = hint_seconds
+        self.solution_seconds = solution_seconds
+        self.winnable_seconds = winnable_seconds
+        self.lock = threading.RLock()
+        self.cache: OrderedDict[str, Session] = OrderedDict()
+
+    # -- loading and saving ---------------------------------------------------------------------------
+
+    def _deal(self, game: Game, number: int, setup: Mapping[str, str] | None) -> Position:
+        try:
+            return game.deal(number, dict(setup) if setup else None)
+        except MalformedError as exc:
+            raise ApiError(422, str(exc)) from None
+        except (GameError, ValueError) as exc:
+            raise ApiError(409 if setup else 422, str(exc)) from None
+
+    def _rebuild(self, record: GameRecord) -> Session:
+        try:
+            game = get_game(record.game, **record.options)
+            if record.start is not None:
+                start = game.position_from_json(record.start)
+            elif record.deal is not None:
+                start = game.deal(record.deal, record.setup or None)
+            else:
+                raise GameError("it has neither a deal number nor a start position")
+            session = Session(record, game, [start])
+            for data in record.moves:
+                move = game.move_from_json(data)
+                session.history.append(session.position.play(move))
+                session.moves.append(move)
+        except (GameError, ValueError, TypeError) as exc:
+            raise ApiError(409, f"the saved game {record.id} cannot be restored: {exc}") from None
+        return session
+
+    def load(self, game_id: str) -> Session:
+        with self.lock:
+            session = self.cache.get(game_id)
+            if session is None:
+                record = self.store.get_game(game_id)
+                if record is None:
+                    raise ApiError(404, f"no game with id {game_id!r}")
+                session = self._rebuild(record)
+                self.cache[game_id] = session
+            self.cache.move_to_end(game_id)
+            while len(self.cache) > CACHE_SIZE:
+                self.cache.popitem(last=False)
+            return session
+
+    def _elapsed(self, record: GameRecord, now: float) -> float:
+        if record.status != "playing":
+            return record.elapsed
+        return record.elapsed + min(max(now - record.touched, 0.0), IDLE_SECONDS)
+
+    def _save(self, session: Session, *, touch: bool = True) -> None:
+        record = session.record
+        now = time.time()
+        if touch:
+            record.elapsed = self._elapsed(record, now)
+            record.touched = now
+        old_status = record.status
+        record.status = status_of(session.position)
+        record.moves = [m.to_json() for m in session.moves]
+        self.store.save_game(record)
+        if old_status == "playing" and record.status != "playing":
+            self.store.record_result(record, record.status == "won", record.elapsed, len(session.moves))
+        self.cache[record.id] = session
+        self.cache.move_to_end(record.id)
+
+    # -- the game state ---------------------------------------------------------------------------------
+
+    def state(self, session: Session) -> dict[str, Any]:
+        record, game, position = session.record, session.game, session.position
+        status = record.status
+        legal = position.legal_moves() if status == "playing" else []
+        return {
+            "id": record.id, "game": game.name, "title": _titles(game), "family": game.family,
+            "options": dict(game.options), "deal": record.deal, "practice": record.practice, "status": status,
+            "position": position.to_json(),
+            "legal_moves": [move_entry(position, move) for move in legal],
+            "moves_played": len(session.moves), "elapsed_seconds": round(self._elapsed(record, time.time()), 3),
+            "started": bool(session.moves), "can_undo": record.practice and bool(session.moves),
+            "result": position.result(), "setup": dict(record.setup),
+        }
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def create(self, body: NewGame) -> Session:
+        game = _make_game(body.game, body.options)
+        explicit = body.number is not None
+        number = _check_number(body.number) if body.number is not None else random.SystemRandom().randrange(
+            1, RANDOM_DEALS)
+        if body.winnable:
+            number = self.find_winnable(game, number, explicit=explicit)
+        start = self._deal(game, number, None)
+        now = time.time()
+        record = GameRecord(id=secrets.token_hex(8), game=game.name, options=dict(game.options), deal=number,
+                            setup={}, practice=body.practice, created=now, touched=now)
+        session = Session(record, game, [start])
+        with self.lock:
+            record.status = status_of(start)
+            self._save(session)
+        return session
+
+    def find_winnable(self, game: Game, number: int, *, explicit: bool) -> int:
+        """The first deal at or after ``number`` that the solver wins, within the time budget."""
+        from .. import solvers
+
+        deadline = time.monotonic() + self.winnable_seconds
+        tried = 0
+        n = number
+        while n <= MAX_DEAL:
+            left = deadline - time.monotonic()
+            if left <= 0 and tried:
+                break
+            try:
+                solution = solvers.solve(self._deal(game, n, None), time_limit=max(min(left, 5.0), 0.05))
+            except ModuleNotFoundError:
+                raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
+                                    "untick 'winnable'") from None
+            tried += 1
+            if solution.status == "won":
+                return n
+            n += 1
+        where = f"from deal {number}" if explicit else f"from random deal {number}"
+        raise ApiError(503, f"no deal of {game.title()} proved winnable in {self.winnable_seconds:g} s "
+                            f"({tried} deals tried {where}); try again or untick 'winnable'")
+
+    def play(self, game_id: str, data: Any) -> Session:
+        with self.lock:
+            session = self.load(game_id)
+            if session.record.status != "playing":
+                raise ApiError(409, f"the game is over ({session.record.status}): no more moves")
+            try:
+                move = session.game.move_from_json(data)
+            except (MalformedError, ValueError, TypeError) as exc:
+                raise ApiError(422, str(exc)) from None
+            try:
+                position = session.position.play(move)
+            except IllegalMoveError as exc:
+                raise ApiError(409, str(exc)) from None
+            except MalformedError as exc:
+                raise ApiError(422, str(exc)) from None
+            except (GameError, ValueError) as exc:
+                raise ApiError(409, str(exc)) from None
+            session.history.append(position)
+            session.moves.append(move)
+            self._save(session)
+            return session
+
+    def setup(self, game_id: str, setup: Mapping[str, str]) -> Session:
+        with self.lock:
+            session = self.load(game_id)
+            record = session.record
+            if session.moves:
+                raise ApiError(409, "the start cards can only be chosen before the first move")
+            if record.deal is None:
+                raise ApiError(409, "the start cards can only be chosen on a numbered deal")
+            start = self._deal(session.game, record.deal, setup)
+            record.setup = dict(start.setup)
+            session.history = [start]
+            self._save(session)
+            return session
+
+    def undo(self, game_id: str) -> Session:
+        with self.lock:
+            session = self.load(game_id)
+            if not session.record.practice:
+                raise ApiError(409, "undo is only allowed in practice games (the rules forbid taking a move back)")
+            if not session.moves:
+                raise ApiError(409, "there is no move to undo")
+            session.moves.pop()
+            session.history.pop()
+            session.record.status = status_of(session.position)
+            self._save(session)
+            return session
+
+    def restart(self, game_id: str) -> Session:
+        with self.lock:
+            session = self.load(game_id)
+            session.moves.clear()
+            del session.history[1:]
+            record = session.record
+            now = time.time()
+            record.elapsed, record.touched = 0.0, now
+            record.status = status_of(session.position)
+            self._save(session, touch=False)
+            return session
+
+    def delete(self, game_id: str) -> None:
+        """Abandon a game. A game abandoned after a move counts as not won in the statistics."""
+        with self.lock:
+            session = self.load(game_id)
+            record = session.record
+            if record.status == "playing" and session.moves:
+                record.elapsed = self._elapsed(record, time.time())
+                self.store.record_result(record, False, record.elapsed, len(session.moves))
+            self.store.delete_game(game_id)
+            self.cache.pop(game_id, None)
+
+    def snapshot(self, game_id: str) -> tuple[Position, str]:
+        """The current position and status (immutable: safe to hand to a solver outside the lock)."""
+        with self.lock:
+            session = self.load(game_id)
+            return session.position, session.record.status
+
+    def saved(self) -> list[dict[str, Any]]:
+        out = []
+        for record in self.store.games_in_progress():
+            try:
+                game = get_game(record.game, **record.options)
+            except (GameError, ValueError, TypeError):
+                continue  # a game this version no longer offers
+            out.append({"id": record.id, "game": record.game, "deal": record.deal, "moves_played": len(record.moves),
+                        "updated": datetime.fromtimestamp(record.updated, UTC).isoformat(timespec="seconds"),
+                        "practice": record.practice, "options": record.options, "title": _titles(game)})
+        return out
+
+    # -- records ----------------------------------------------------------------------------------------
+
+    def export_record(self, game_id: str) -> tuple[str, Session]:
+        records = _records()
+        with self.lock:
+            session = self.load(game_id)
+            status = session.record.status
+            tags = {"Result": status if status != "playing" else "unfinished",
+                    "Date": datetime.fromtimestamp(session.record.created, UTC).strftime("%Y.%m.%d")}
+            if session.record.practice:
+                tags["Practice"] = "yes"
+            try:
+                text = records.write_record(session.start, list(session.moves), tags=tags)
+            except GameError as exc:
+                raise ApiError(409, f"the game cannot be written as a record: {exc}") from None
+            return text, session
+
+    def import_record(self, text: str) -> Session:
+        records = _records()
+        try:
+            parsed = records.parse_record(text)
+        except (GameError, ValueError, TypeError) as exc:
+            raise ApiError(422, f"the record cannot be read: {exc}") from None
+        start: Position = parsed.start
+        game = start.game
+        session_moves: list[Move] = []
+        history = [start]
+        for i, move in enumerate(parsed.moves, 1):
+            try:
+                history.append(history[-1].play(move))
+            except (GameError, ValueError) as exc:
+                raise ApiError(422, f"move {i} of the record ({_safe_text(history[-1], move)}) is refused: {exc}"
+                               ) from None
+            session_moves.append(move)
+        tags = {str(k).lower(): str(v) for k, v in dict(parsed.tags).items()}
+        now = time.time()
+        deal = start.deal_number
+        if deal is not None and not 0 <= deal <= MAX_DEAL:
+            raise ApiError(422, f"the record's deal number must be from 0 to {MAX_DEAL} (got {deal})")
+        start_json: dict[str, Any] | None = start.to_json()
+        try:
+            if deal is not None and game.deal(deal, dict(start.setup) or None).to_json() == start_json:
+                start_json = None  # the deal as dealt: rebuilt from its number and setup
+        except (GameError, ValueError):
+            pass
+        record = GameRecord(
+            id=secrets.token_hex(8), game=game.name, options=dict(game.options), deal=deal,
+            setup=dict(start.setup) if deal is not None else {}, start=start_json,
+            practice=tags.get("practice", "no").strip().lower() in ("yes", "true", "1"),
+            created=now, touched=now)
+        session = Session(record, game, history, session_moves)
+        with self.lock:
+            # An imported game is not played here: its end is not counted in the statistics.
+            record.status = status_of(session.position)
+            self._save(session)
+        return session
+
+
+def _safe_text(position: Position, move: Move) -> str:
+    try:
+        return position.move_text(move)
+    except Exception:  # the notation of an illegal move may not be writable; fall back to its JSON
+        return str(move.to_json())
+
+
+def _records() -> Any:
+    try:
+        return importlib.import_module("amber_patience.records")
+    except ModuleNotFoundError as exc:
+        if exc.name == "amber_patience.records":
+            raise ApiError(503, "game records are not available in this version (no records module)") from None
+        raise
+
+
+def move_entry(position: Position, move: Move) -> dict[str, Any]:
+    return {"move": move.to_json(), "text": position.move_text(move), "info": position.move_info(move)}
+
+
+def _solution_entries(position: Position, moves: list[Move]) -> list[dict[str, Any]]:
+    out = []
+    for move in moves:
+        out.append(move_entry(position, move))
+        position = position.play(move)
+    return out
+
+
+# -- the catalogue of games -------------------------------------------------------------------------
+
+
+def game_catalogue() -> list[dict[str, Any]]:
+    """Every game with its titles and options (each option with the choices the game accepts)."""
+    out = []
+    for name in GAME_NAMES:
+        try:
+            game = get_game(name)
+        except GameError:
+            continue
+        family_choices: Mapping[str, Any] = {}
+        try:
+            module = importlib.import_module(f"amber_patience.games.{game.family}")
+            family_choices = getattr(module, "OPTION_CHOICES", {}) or {}
+        except ImportError:
+            pass
+        options = []
+        for key, default in game.options.items():
+            candidates = list(family_choices.get(key, _OPTION_CHOICES.get(key, [])))
+            choices = []
+            for choice in [default, *candidates]:
+                if choice in choices:
+                    continue
+                try:
+                    get_game(name, **{key: choice})
+                except (GameError, ValueError, TypeError):
+                    continue
+                choices.append(choice)
+            options.append({"name": key, "choices": choices, "default": default})
+        out.append({"name": name, "family": game.family, "title": _titles(game), "options": options})
+    return out
+
+
+# -- the guard: Host, Origin, body size -------------------------------------------------------------
+
+_LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class GuardMiddleware:
+    """Refuses requests for another Host, changing requests from another Origin, and big bodies."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str] | None = None,
+                 max_body: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.extra_hosts = {h.lower() for h in allowed_hosts or []}
+        self.max_body = max_body
+
+    def allowed_hosts(self, scope: Scope) -> set[str]:
+        hosts = set(self.extra_hosts)
+        server = scope.get("server")
+        if not server:
+            return hosts | set(_LOOPBACK)
+        name, port = server[0], server[1]
+        names = set(_LOOPBACK)
+        if name and name not in ("0.0.0.0", "::"):
+            names.add(f"[{name}]" if ":" in name and not name.startswith("[") else name.lower())
+        for n in names:
+            if port is None:
+                hosts.add(n)
+                continue
+            hosts.add(f"{n}:{port}")
+            if port == 80:
+                hosts.add(n)
+        return hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers: dict[str, str] = {}
+        for key, value in scope.get("headers", []):
+            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
+        allowed = self.allowed_hosts(scope)
+        host = headers.get("host", "").strip().lower()
+        if not host:
+            await _refuse(scope, send, 400, "the request has no Host header")
+            return
+        if host not in allowed:
+            await _refuse(scope, send, 403, f"this server does not answer for host {host!r} "
+                                            f"(it answers for {', '.join(sorted(allowed))})")
+            return
+        method = scope.get("method", "GET")
+        origin = headers.get("origin")
+        if method in _CHANGING and origin is not None:
+            origin_host = origin.lower().removeprefix("http://").removeprefix("https://").rstrip("/")
+            if not origin.lower().startswith(("http://", "https://")) or origin_host not in allowed:
+                await _refuse(scope, send, 403, f"requests from origin {origin!r} are refused: "
+                                                "only this server's own pages may change games")
+                return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = headers.get("content-length")
+        if length is not None:
+            if not length.strip().isdigit():
+                await _refuse(scope, send, 400, f"bad Content-Length {length!r}")
+                return
+            if int(length) > self.max_body:
+                await _refuse(scope, send, 413, f"the request body is too large ({int(length)} bytes; "
+                                                f"the limit is {self.max_body})")
+                return
+        # Read the body here (at most max_body bytes) and hand it on.
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await _refuse(scope, send, 413, f"the request body is too large (over {self.max_body} bytes)")
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(scope: Scope, send: Send, status: int, detail: str) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    response = JSONResponse({"detail": detail}, status_code=status)
+    await response(scope, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+# -- the app ------------------------------------------------------------------------------------------
+
+
+class _Static(StaticFiles):
+    """The front end's files; a plain 404 (not an error) while the directory does not exist."""
+
+    async def check_config(self) -> None:
+        if self.directory is not None and Path(self.directory).is_dir():
+            await super().check_config()
+
+    def lookup_path(self, path: str) -> tuple[str, Any]:
+        if self.directory is None or not Path(self.directory).is_dir():
+            return "", None
+        return super().lookup_path(path)
+
+
+def _validation_detail(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        loc = [str(p) for p in error.get("loc", ()) if p != "body"]
+        where = ".".join(loc) if loc else "body"
+        kind = error.get("type", "")
+        if kind == "json_invalid":
+            reason = error.get("ctx", {}).get("error", "")
+            parts.append(f"the body is not valid JSON{': ' + str(reason) if reason else ''}")
+        elif kind == "missing":
+            parts.append(f"{where}: this field is required")
+        elif kind == "extra_forbidden":
+            parts.append(f"{where}: unknown field")
+        else:
+            parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the request is not valid"
+
+
+def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | None = None,
+               hint_seconds: float = 1.0, solution_seconds: float = 10.0, winnable_seconds: float = 20.0,
+               static_dir: str | Path | None = None) -> FastAPI:
+    """The FastAPI app, storing games in ``db_path`` (default: ``$AMBER_PATIENCE_DB`` or the user's
+    data directory). ``allowed_hosts`` adds Host names (``name:port``) the server answers for."""
+    store = Store(db_path)
+    service = GameService(store, hint_seconds=hint_seconds, solution_seconds=solution_seconds,
+                          winnable_seconds=winnable_seconds)
+    catalogue = game_catalogue()
+    static = Path(static_dir) if static_dir is not None else STATIC_DIR
+
+    app = FastAPI(title="Amber Patience", version=__version__,
+                  description="The local JSON API of Amber Patience (see docs/http-api.md).")
+    app.state.store = store
+    app.state.service = service
+    app.add_middleware(GuardMiddleware, allowed_hosts=allowed_hosts)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _validation_detail(exc)}, status_code=422)
+
+    errors: dict[int | str, dict[str, Any]] = {
+        404: {"model": ErrorOut, "description": "no such game"},
+        409: {"model": ErrorOut, "description": "not allowed now; detail says why"},
+        422: {"model": ErrorOut, "description": "malformed input; detail says what is wrong"},
+    }
+
+    def state(session: Session) -> dict[str, Any]:
+        with service.lock:
+            return service.state(session)
+
+    @app.get("/api/games", response_model=list[GameInfo], tags=["games"])
+    def list_games() -> list[dict[str, Any]]:
+        """Every game, with its titles and options."""
+        return catalogue
+
+    @app.post("/api/games", response_model=GameState, status_code=201, responses={**errors, 503: {
+        "model": ErrorOut, "description": "no winnable deal found in the time limit"}}, tags=["games"])
+    def new_game(body: NewGame) -> dict[str, Any]:
+        """Deal a new game (random deal, deal number, or the first winnable deal from a number)."""
+        return state(service.create(body))
+
+    @app.get("/api/games/{game_id}", response_model=GameState, responses=errors, tags=["games"])
+    def get_state(game_id: str) -> dict[str, Any]:
+        """A game's state."""
+        return state(service.load(game_id))
+
+    @app.delete("/api/games/{game_id}", status_code=204, responses=errors, tags=["games"])
+    def delete_game(game_id: str) -> Response:
+        """Abandon a game."""
+        service.delete(game_id)
+        return Response(status_code=204)
+
+    @app.post("/api/games/{game_id}/moves", response_model=GameState, responses=errors, tags=["play"])
+    def play_move(game_id: str, body: MoveBody) -> dict[str, Any]:
+        """Play a move; an illegal one gets 409 with the rules' reason and changes nothing."""
+        return state(service.play(game_id, body.move))
+
+    @app.post("/api/games/{game_id}/setup", response_model=GameState, responses=errors, tags=["play"])
+    def choose_setup(game_id: str, body: SetupBody) -> dict[str, Any]:
+        """Choose the start cards (Amber) before the first move."""
+        return state(service.setup(game_id, body.setup))
+
+    @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=errors, tags=["play"])
+    def undo(game_id: str) -> dict[str, Any]:
+        """Take back the last move (practice games only)."""
+        return state(service.undo(game_id))
+
+    @app.post("/api/games/{game_id}/restart", response_model=GameState, responses=errors, tags=["play"])
+    def restart(game_id: str) -> dict[str, Any]:
+        """Start the same deal again (same setup); moves and timer cleared."""
+        return state(service.restart(game_id))
+
+    @app.get("/api/games/{game_id}/hint", response_model=Hint, responses=errors, tags=["solver"])
+    def hint(game_id: str, lang: Literal["en", "ru"] = "en") -> dict[str, Any]:
+        """The next move of a winning line (the solver thinks for about a second)."""
+        from .. import solvers
+
+        position, status = service.snapshot(game_id)
+        if status != "playing":
+            raise ApiError(409, f"the game is over ({status}): no hint")
+        try:
+            move = solvers.hint(position, time_limit=service.hint_seconds)
+        except ModuleNotFoundError:
+            raise ApiError(404, "no winning move found: this game has no solver yet") from None
+        if move is None:
+            raise ApiError(404, "no winning move found")
+        return {"move": move.to_json(), "text": position.move_text(move),
+                "description": position.describe_move(move, lang), "info": position.move_info(move)}
+
+    @app.get("/api/games/{game_id}/solution", response_model=SolutionOut, responses=errors, tags=["solver"])
+    def solution(game_id: str) -> dict[str, Any]:
+        """A winning line from the current position, if the solver finds one in its time limit."""
+        from .. import solvers
+
+        position, status = service.snapshot(game_id)
+        if status != "playing":
+            return {"status": status, "moves": [], "detail": f"the game is over ({status})"}
+        try:
+            found = solvers.solve(position, time_limit=service.solution_seconds)
+        except ModuleNotFoundError:
+            return {"status": "unknown", "moves": [], "detail": "this game has no solver yet"}
+        moves = _solution_entries(position, list(found.moves)) if found.status == "won" else []
+        return {"status": found.status, "moves": moves, "detail": None}
+
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=errors, tags=["records"])
+    def export_record(game_id: str) -> PlainTextResponse:
+        """The game as a record (text), for saving or sharing."""
+        text, session = service.export_record(game_id)
+        name = f"amber-{session.game.name}-{session.record.deal if session.record.deal is not None else 'position'}"
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}.txt"'})
+
+    @app.post("/api/records", response_model=GameState, status_code=201, responses=errors, tags=["records"])
+    def import_record(body: RecordBody) -> dict[str, Any]:
+        """Import a game record: every move is replayed through the rules."""
+        return state(service.import_record(body.record))
+
+    @app.get("/api/saved", response_model=list[SavedGame], tags=["games"])
+    def saved() -> list[dict[str, Any]]:
+        """The games in progress, most recently played first."""
+        return service.saved()
+
+    @app.get("/api/stats", response_model=list[StatsEntry], tags=["games"])
+    def stats() -> list[dict[str, Any]]:
+        """Statistics per game and variant, practice games apart."""
+        return [s.to_json() for s in store.stats()]
+
+    @app.get("/api/rules/{game}", response_model=RulesOut, responses=errors, tags=["games"])
+    def rules(game: str, lang: Literal["en", "ru"] = "en") -> dict[str, Any]:
+        """A game's rules as HTML, in English or Russian."""
+        from . import rules as rules_module
+
+        if game not in GAME_NAMES:
+            raise ApiError(404, f"unknown game {game!r}; the games are: {', '.join(GAME_NAMES)}")
+        title = get_game(game).title(lang)
+        return {"game": game, "lang": lang, "title": title, "html": rules_module.rules_html(game, lang)}
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse("<!doctype html><title>Amber Patience</title><p>The front end is not installed; "
+                            "the API is described at <a href='/docs'>/docs</a>.</p>")
+
+    app.mount("/static", _Static(directory=static, check_dir=False), name="static")
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
+          db_path: str | Path | None = None) -> None:
+    """Run the server with uvicorn until interrupted; print its address and open the browser."""
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise SystemExit(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    app = create_app(db_path)
+    print(f"Amber Patience is at {url} (games stored in {app.state.store.path}); press Ctrl+C to stop.",
+          file=sys.stdout, flush=True)
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(app, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])

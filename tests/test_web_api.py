@@ -1,0 +1,422 @@
+"""The HTTP API (docs/http-api.md) through FastAPI's TestClient, against a temporary database."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from amber_patience.games import IllegalMoveError, get_game
+from amber_patience.web.server import MAX_BODY_BYTES, create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    return TestClient(create_app(db))
+
+
+def new_game(client: TestClient, game: str = "path-36", number: int | None = 7, **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": game, "number": number, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def play(client: TestClient, state: dict[str, Any], move: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{state['id']}/moves", json={"move": move})
+
+
+def illegal_swap(game_name: str, number: int) -> tuple[list[int], str]:
+    """A swap of two movable cells that the rules refuse, and the rules' reason."""
+    position = get_game(game_name).deal(number)
+    legal = {tuple(m.to_json()["swap"]) for m in position.legal_moves()}
+    cells = [c for c in range(len(position.cards)) if c not in position.start_cells]
+    for a, b in itertools.combinations(cells, 2):
+        if (a, b) in legal:
+            continue
+        move = position.game.move_from_json({"swap": [a, b]})
+        with pytest.raises(IllegalMoveError) as info:
+            position.play(move)
+        return [a, b], str(info.value)
+    raise AssertionError("no illegal swap found")
+
+
+# -- the catalogue and new games -------------------------------------------------------------------
+
+
+def test_list_games_names_every_amber_layout_with_titles_and_options(client: TestClient) -> None:
+    response = client.get("/api/games")
+    assert response.status_code == 200
+    games = {g["name"]: g for g in response.json()}
+    for name in ("path", "path-52", "path-36", "arden", "kolvir", "pattern"):
+        assert games[name]["family"] == "amber"
+        assert games[name]["title"]["en"] and games[name]["title"]["ru"]
+        assert games[name]["options"] == []
+    for game in games.values():
+        for option in game["options"]:
+            assert option["default"] in option["choices"]
+            for choice in option["choices"]:  # every choice offered is accepted by the game
+                get_game(game["name"], **{option["name"]: choice})
+
+
+def test_new_game_by_number_deals_that_deal(client: TestClient) -> None:
+    state = new_game(client, "kolvir", 12)
+    expected = get_game("kolvir").deal(12)
+    assert state["deal"] == 12
+    assert state["game"] == "kolvir" and state["family"] == "amber"
+    assert state["position"] == expected.to_json()
+    assert {tuple(m["move"]["swap"]) for m in state["legal_moves"]} == {
+        tuple(m.to_json()["swap"]) for m in expected.legal_moves()}
+    assert state["status"] == "playing" and state["moves_played"] == 0
+    assert state["started"] is False and state["can_undo"] is False
+    assert state["result"] == expected.result()
+    again = client.get(f"/api/games/{state['id']}")
+    assert again.status_code == 200 and again.json()["position"] == state["position"]
+
+
+def test_new_random_game_gets_a_deal_number(client: TestClient) -> None:
+    state = new_game(client, "path", None)
+    assert isinstance(state["deal"], int) and state["deal"] >= 0
+    assert state["position"] == get_game("path").deal(state["deal"]).to_json()
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "no-such-game"}, "unknown game"),
+    ({"game": "path", "options": {"colour": "red"}}, "no options"),
+    ({"game": "path", "number": -3}, "negative"),
+    ({"game": "path", "number": 2**60}, "at most"),
+    ({"game": "path", "number": "seven"}, "number"),
+    ({"number": 3}, "game: this field is required"),
+    ({"game": "path", "surprise": 1}, "surprise: unknown field"),
+])
+def test_new_game_with_bad_input_says_what_is_wrong(client: TestClient, body: dict[str, Any], words: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    assert words in response.json()["detail"]
+
+
+def test_new_winnable_game_is_won_by_the_solver(client: TestClient) -> None:
+    from amber_patience.solvers import solve
+
+    state = new_game(client, "path-36", 40, winnable=True)
+    assert state["deal"] >= 40
+    assert solve(get_game("path-36").deal(state["deal"]), time_limit=10).status == "won"
+
+
+# -- moves --------------------------------------------------------------------------------------------
+
+
+def test_a_legal_move_is_played(client: TestClient) -> None:
+    state = new_game(client, "arden", 3)
+    entry = state["legal_moves"][len(state["legal_moves"]) // 2]
+    response = play(client, state, entry["move"])
+    assert response.status_code == 200, response.text
+    after = response.json()
+    game = get_game("arden")
+    expected = game.deal(3).play(game.move_from_json(entry["move"]))
+    assert after["position"] == expected.to_json()
+    assert after["moves_played"] == 1 and after["started"] is True
+    assert after["can_undo"] is False  # not a practice game
+
+
+def test_an_illegal_swap_is_refused_with_the_rules_reason_and_nothing_changes(client: TestClient) -> None:
+    state = new_game(client, "path", 5)
+    swap, reason = illegal_swap("path", 5)
+    response = play(client, state, {"swap": swap})
+    assert response.status_code == 409
+    assert response.json()["detail"] == reason
+    after = client.get(f"/api/games/{state['id']}").json()
+    assert after["position"] == state["position"] and after["moves_played"] == 0
+
+
+def test_a_start_card_cannot_move(client: TestClient) -> None:
+    state = new_game(client, "path", 5)
+    response = play(client, state, {"swap": [0, 1]})
+    assert response.status_code == 409
+    assert "start card" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("content, words", [
+    (b'{"move": {"swap": [1, 2]', "not valid JSON"),
+    (b"[1, 2]", "body"),
+    (b'{"move": {"swap": [1]}}', "two cell ids"),
+    (b'{"move": {"jump": 3}}', "swap"),
+    (b'{"move": "1-2"}', "swap"),
+    (b'{}', "move: this field is required"),
+])
+def test_malformed_moves_get_422_saying_what_is_wrong(client: TestClient, content: bytes, words: str) -> None:
+    state = new_game(client)
+    response = client.post(f"/api/games/{state['id']}/moves", content=content,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert words in response.json()["detail"]
+    assert client.get(f"/api/games/{state['id']}").json()["moves_played"] == 0
+
+
+def test_unknown_game_id_is_404(client: TestClient) -> None:
+    for method, path in (("GET", "/api/games/nope"), ("POST", "/api/games/nope/undo"),
+                         ("GET", "/api/games/nope/hint"), ("DELETE", "/api/games/nope")):
+        response = client.request(method, path)
+        assert response.status_code == 404
+        assert "no game with id 'nope'" in response.json()["detail"]
+
+
+# -- undo, restart, setup ----------------------------------------------------------------------------
+
+
+def test_undo_only_in_practice_games(client: TestClient) -> None:
+    ranked = new_game(client, "path-52", 9)
+    after = play(client, ranked, ranked["legal_moves"][0]["move"]).json()
+    refused = client.post(f"/api/games/{ranked['id']}/undo")
+    assert refused.status_code == 409 and "practice" in refused.json()["detail"]
+    assert client.get(f"/api/games/{ranked['id']}").json()["position"] == after["position"]
+
+    practice = new_game(client, "path-52", 9, practice=True)
+    assert client.post(f"/api/games/{practice['id']}/undo").status_code == 409  # nothing to undo yet
+    first = play(client, practice, practice["legal_moves"][0]["move"]).json()
+    assert first["can_undo"] is True
+    second = play(client, first, first["legal_moves"][-1]["move"]).json()
+    assert second["moves_played"] == 2
+    undone = client.post(f"/api/games/{practice['id']}/undo")
+    assert undone.status_code == 200
+    assert undone.json()["position"] == first["position"] and undone.json()["moves_played"] == 1
+
+
+def test_restart_clears_the_moves_and_keeps_deal_and_setup(client: TestClient) -> None:
+    state = new_game(client, "path-36", 11)
+    chosen = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "7h"}})
+    assert chosen.status_code == 200, chosen.text
+    start = chosen.json()
+    for _ in range(3):
+        state = play(client, state, state["legal_moves"][0]["move"]).json()
+    assert state["moves_played"] == 3
+    restarted = client.post(f"/api/games/{state['id']}/restart")
+    assert restarted.status_code == 200
+    body = restarted.json()
+    assert body["moves_played"] == 0 and body["started"] is False
+    assert body["position"] == start["position"] and body["setup"] == {"Start": "7h"}
+    assert body["elapsed_seconds"] < state["elapsed_seconds"] + 1
+
+
+def test_setup_chooses_start_cards_only_before_the_first_move(client: TestClient) -> None:
+    state = new_game(client, "arden", 4)
+    response = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "Rs T11"}})
+    assert response.status_code == 200, response.text
+    chosen = response.json()
+    expected = get_game("arden").deal(4, {"Start": "Rs T11"})
+    assert chosen["position"] == expected.to_json()
+    bad = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "Rs Rh"}})
+    assert bad.status_code == 409 and "different kinds" in bad.json()["detail"]
+    unreadable = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "Zz T11"}})
+    assert unreadable.status_code == 422
+    played = play(client, chosen, chosen["legal_moves"][0]["move"]).json()
+    late = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "Rh T12"}})
+    assert late.status_code == 409 and "before the first move" in late.json()["detail"]
+    assert client.get(f"/api/games/{state['id']}").json()["position"] == played["position"]
+
+
+# -- solver --------------------------------------------------------------------------------------------
+
+
+def test_hint_is_a_legal_move(client: TestClient) -> None:
+    state = new_game(client, "path-36", 3)
+    response = client.get(f"/api/games/{state['id']}/hint")
+    assert response.status_code == 200, response.text
+    hint = response.json()
+    assert hint["move"] in [m["move"] for m in state["legal_moves"]]
+    assert hint["text"] and hint["description"] and set(hint["info"]) == {"cards", "from", "to"}
+    russian = client.get(f"/api/games/{state['id']}/hint", params={"lang": "ru"}).json()
+    assert russian["description"] != hint["description"] or russian["move"] != hint["move"]
+
+
+def win_through_solution(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    response = client.get(f"/api/games/{state['id']}/solution")
+    assert response.status_code == 200
+    solution = response.json()
+    assert solution["status"] == "won" and solution["moves"]
+    for entry in solution["moves"]:
+        step = play(client, state, entry["move"])
+        assert step.status_code == 200, step.text
+        state = step.json()
+    return state
+
+
+def test_a_win_through_the_solution_counts_in_the_statistics(client: TestClient) -> None:
+    assert client.get("/api/stats").json() == []
+    state = win_through_solution(client, new_game(client, "path-36", 2))
+    assert state["status"] == "won" and state["legal_moves"] == []
+    assert state["result"]["won"] is True
+    more = play(client, state, {"swap": [1, 2]})
+    assert more.status_code == 409 and "over" in more.json()["detail"]
+    assert client.get(f"/api/games/{state['id']}/solution").json()["status"] == "won"
+    assert client.get(f"/api/games/{state['id']}/hint").status_code == 409
+    stats = client.get("/api/stats").json()
+    assert stats == [{"game": "path-36", "options": {}, "practice": False, "played": 1, "won": 1,
+                      "current_streak": 1, "best_streak": 1, "best_seconds": stats[0]["best_seconds"],
+                      "fewest_moves": state["moves_played"]}]
+    assert stats[0]["best_seconds"] >= 0
+    # A practice win is counted apart; a won game is no longer in progress.
+    practice = win_through_solution(client, new_game(client, "path-36", 2, practice=True))
+    by_practice = {s["practice"]: s for s in client.get("/api/stats").json()}
+    assert by_practice[True]["won"] == 1 and by_practice[False]["won"] == 1
+    saved_ids = {g["id"] for g in client.get("/api/saved").json()}
+    assert state["id"] not in saved_ids and practice["id"] not in saved_ids
+
+
+def test_abandoning_a_started_game_counts_as_not_won(client: TestClient) -> None:
+    untouched = new_game(client, "path-36", 5)
+    started = new_game(client, "path-36", 6)
+    play(client, started, started["legal_moves"][0]["move"])
+    assert client.delete(f"/api/games/{untouched['id']}").status_code == 204
+    assert client.delete(f"/api/games/{started['id']}").status_code == 204
+    assert client.get(f"/api/games/{started['id']}").status_code == 404
+    stats = client.get("/api/stats").json()
+    assert [(s["played"], s["won"], s["current_streak"]) for s in stats] == [(1, 0, 0)]
+
+
+# -- saved games and server restart -------------------------------------------------------------------
+
+
+def test_a_game_resumes_after_a_server_restart(db: Path) -> None:
+    first = TestClient(create_app(db))
+    state = new_game(first, "pattern", 21, practice=True)
+    for i in range(4):
+        state = play(first, state, state["legal_moves"][i % len(state["legal_moves"])]["move"]).json()
+    assert [g["id"] for g in first.get("/api/saved").json()] == [state["id"]]
+
+    second = TestClient(create_app(db))  # a new server on the same file
+    saved = second.get("/api/saved").json()
+    assert [(g["id"], g["game"], g["deal"], g["moves_played"]) for g in saved] == [(state["id"], "pattern", 21, 4)]
+    resumed = second.get(f"/api/games/{state['id']}").json()
+    assert resumed["position"] == state["position"] and resumed["moves_played"] == 4
+    assert resumed["practice"] is True and resumed["can_undo"] is True
+    undone = second.post(f"/api/games/{state['id']}/undo")
+    assert undone.status_code == 200 and undone.json()["moves_played"] == 3
+
+
+# -- records -------------------------------------------------------------------------------------------
+
+
+def test_record_export_and_import_round_trip(client: TestClient) -> None:
+    state = new_game(client, "kolvir", 8)
+    state = client.post(f"/api/games/{state['id']}/setup", json={"setup": {"Start": "T5 3d"}}).json()
+    for i in range(5):
+        state = play(client, state, state["legal_moves"][(3 * i) % len(state["legal_moves"])]["move"]).json()
+    response = client.get(f"/api/games/{state['id']}/record")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    text = response.text
+    assert '[Game "kolvir"]' in text and '[Deal "8"]' in text and '[Start "T5 3d"]' in text
+    imported = client.post("/api/records", json={"record": text})
+    assert imported.status_code == 201, imported.text
+    copy = imported.json()
+    assert copy["id"] != state["id"]
+    for key in ("game", "deal", "position", "moves_played", "status", "setup", "practice"):
+        assert copy[key] == state[key], key
+    assert client.get(f"/api/games/{copy['id']}/record").text.split("[Result")[0] == text.split("[Result")[0]
+
+
+def test_import_refuses_a_malformed_or_illegal_record(client: TestClient) -> None:
+    garbage = client.post("/api/records", json={"record": "this is not a record"})
+    assert garbage.status_code == 422 and garbage.json()["detail"]
+    swap, reason = illegal_swap("path", 5)
+    position = get_game("path").deal(5)
+    text = f'[Game "path"]\n[Deal "5"]\n\n1. {position.cards[swap[0]]}-{position.cards[swap[1]]}\n'
+    illegal = client.post("/api/records", json={"record": text})
+    assert illegal.status_code == 422
+    assert "move 1" in illegal.json()["detail"] and reason.split(": ", 1)[1] in illegal.json()["detail"]
+    assert client.get("/api/saved").json() == []
+
+
+# -- rules ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_rules_in_both_languages(client: TestClient, lang: str) -> None:
+    games = [g["name"] for g in client.get("/api/games").json()]
+    for name in games:
+        response = client.get(f"/api/rules/{name}", params={"lang": lang})
+        assert response.status_code == 200
+        body = response.json()
+        assert body["game"] == name and body["lang"] == lang
+        assert body["title"] == get_game(name).title(lang)
+        assert "<p>" in body["html"] or "<li>" in body["html"]
+    assert client.get("/api/rules/nope").status_code == 404
+    assert client.get("/api/rules/path", params={"lang": "fr"}).status_code == 422
+
+
+# -- safety: Host, Origin, body size -------------------------------------------------------------------
+
+
+def test_only_requests_for_this_host_are_answered(client: TestClient) -> None:
+    assert client.get("/api/games", headers={"host": "127.0.0.1"}).status_code == 200  # port 80 here
+    refused = client.get("/api/games", headers={"host": "evil.example"})
+    assert refused.status_code == 403 and "evil.example" in refused.json()["detail"]
+    assert client.get("/api/games", headers={"host": "127.0.0.1:9999"}).status_code == 403
+
+
+def test_host_check_uses_the_port_the_server_listens_on(db: Path) -> None:
+    app = create_app(db)
+
+    async def call(host: str) -> int:
+        statuses = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+                 "scheme": "http", "path": "/api/stats", "raw_path": b"/api/stats", "query_string": b"",
+                 "root_path": "", "headers": [(b"host", host.encode())], "client": ("127.0.0.1", 5000),
+                 "server": ("127.0.0.1", 8765)}
+        await app(scope, receive, send)
+        return statuses[0]
+
+    import anyio
+
+    assert anyio.run(call, "127.0.0.1:8765") == 200
+    assert anyio.run(call, "localhost:8765") == 200
+    assert anyio.run(call, "localhost:8000") == 403
+    assert anyio.run(call, "attacker.example:8765") == 403
+
+
+def test_changing_requests_from_another_origin_are_refused(client: TestClient) -> None:
+    body = {"game": "path-36", "number": 1}
+    refused = client.post("/api/games", json=body, headers={"origin": "http://evil.example"})
+    assert refused.status_code == 403 and "origin" in refused.json()["detail"]
+    assert client.post("/api/games", json=body, headers={"origin": "null"}).status_code == 403
+    assert client.post("/api/games", json=body, headers={"origin": "http://testserver"}).status_code == 201
+    assert client.post("/api/games", json=body).status_code == 201  # no Origin: not a browser page
+    # Reading is allowed from anywhere on this host; nothing was created by the refused requests.
+    assert client.get("/api/saved", headers={"origin": "http://evil.example"}).status_code == 200
+    assert len(client.get("/api/saved").json()) == 2
+
+
+def test_big_bodies_are_refused(client: TestClient) -> None:
+    big = {"record": "x" * (MAX_BODY_BYTES + 10)}
+    response = client.post("/api/records", json=big)
+    assert response.status_code == 413 and "too large" in response.json()["detail"]
+
+    def chunks() -> Any:  # no Content-Length: the limit holds while reading
+        for _ in range(MAX_BODY_BYTES // 1000 + 2):
+            yield b" " * 1000
+
+    streamed = client.post("/api/records", content=chunks(), headers={"content-type": "application/json"})
+    assert streamed.status_code == 413
+
+
+def test_front_page_is_served(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200 and "html" in response.headers["content-type"]
+    assert client.get("/static/no-such-file.js").status_code == 404
+    assert client.get("/openapi.json").json()["info"]["title"] == "Amber Patience"
