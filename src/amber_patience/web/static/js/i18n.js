@@ -1,0 +1,89 @@
+// Every string of the interface, in English and Russian.
+
+const STRINGS = {
+  en: {
+    practice: "Practice", moves: "Moves", time: "Time", inPlace: "In place", newDeal: "New deal",
+    restart: "Restart", undo: "Undo", hint: "Hint", showSolution: "Show solution", showGoal: "Goal",
+    startCards: "Start cards", more: "More", rules: "Rules", statistics: "Statistics", savedGames: "Saved games",
+    exportRecord: "Export record", importRecord: "Import record", solution: "Solution", pause: "Pause",
+    play: "Play", step: "Step", speed: "Speed", slow: "slow", normal: "normal", fast: "fast", stop: "Stop",
+    close: "Close", newGame: "New game", game: "Game", dealNumber: "Deal number", random: "random",
+    winnableOnly: "Winnable deals only", practiceMode: "Practice (undo allowed, not counted)", deal: "Deal",
+    cancel: "Cancel", setupHelp: "Before the first move you may choose the start cards.", apply: "Apply",
+    import: "Import", deal_n: "Deal #{n}", won: "Well played!", wonText: "Won in {moves} moves, {time}.",
+    lost: "No way on", lostText: "No move is left. {result}", startCard: "Start card {n}",
+    secondStartCell: "Second start cell (0–{max})", selectHelp: "Click a highlighted card to swap, or Escape.",
+    noSwaps: "{card} has no legal swap now.", startNever: "{card} is a start card: it never moves.",
+    selected: "Selected: {card}.", cantMove: "{card} cannot move now.", hintIs: "Hint: {text}",
+    noHint: "No hint: {reason}", thinking: "Thinking…", searching: "Looking for a deal…",
+    solutionNone: "The solver found no solution from here ({status}).", solutionDone: "Solution played.",
+    stepOf: "{i} of {n}", noSaved: "No games in progress.", resume: "Resume", abandon: "Abandon",
+    noStats: "No games played yet.", played: "Played", wonCol: "Won", streak: "Streak", bestStreak: "Best streak",
+    bestTime: "Best time", fewestMoves: "Fewest moves", options: "Options", updated: "Updated",
+    welcome: "Choose a game and deal.", goalOn: "Goal shown: the small label is the card each cell wants.",
+    serverError: "The server did not answer: {msg}", undone: "Move taken back.", restarted: "Deal restarted.",
+    importPaste: "Paste a game record here.", yes: "yes", no: "no", language: "Language", cell: "cell",
+    option_passes: "Passes through the stock", option_relaxed: "Relaxed (won when the pyramid is cleared)",
+    option_empty_column: "An empty column takes", tableLabel: "Card table", noMoves: "No legal moves.",
+    legal: "{n} legal moves",
+  },
+  ru: {
+    practice: "Тренировка", moves: "Ходы", time: "Время", inPlace: "На месте", newDeal: "Новая раздача",
+    restart: "Заново", undo: "Отменить", hint: "Подсказка", showSolution: "Показать решение", showGoal: "Цель",
+    startCards: "Стартовые карты", more: "Ещё", rules: "Правила", statistics: "Статистика",
+    savedGames: "Сохранённые игры", exportRecord: "Сохранить запись", importRecord: "Загрузить запись",
+    solution: "Решение", pause: "Пауза", play: "Играть", step: "Шаг", speed: "Скорость", slow: "медленно",
+    normal: "обычно", fast: "быстро", stop: "Стоп", close: "Закрыть", newGame: "Новая игра", game: "Игра",
+    dealNumber: "Номер раздачи", random: "случайная", winnableOnly: "Только решаемые раздачи",
+    practiceMode: "Тренировка (можно отменять ходы, не в статистике)", deal: "Раздать", cancel: "Отмена",
+    setupHelp: "До первого хода можно выбрать стартовые карты.", apply: "Применить", import: "Загрузить",
+    deal_n: "Раздача №{n}", won: "Пасьянс сошёлся!", wonText: "Победа за {moves} ходов, {time}.",
+    lost: "Ходов больше нет", lostText: "Не осталось ни одного хода. {result}", startCard: "Стартовая карта {n}",
+    secondStartCell: "Ячейка второй стартовой карты (0–{max})",
+    selectHelp: "Щёлкните подсвеченную карту, чтобы поменять местами, или Escape.",
+    noSwaps: "Для карты «{card}» сейчас нет разрешённого обмена.",
+    startNever: "«{card}» — стартовая карта: она не двигается.", selected: "Выбрана: {card}.",
+    cantMove: "Карту «{card}» сейчас нельзя сдвинуть.", hintIs: "Подсказка: {text}", noHint: "Подсказки нет: {reason}",
+    thinking: "Думаю…", searching: "Ищу раздачу…", solutionNone: "Решатель не нашёл решения отсюда ({status}).",
+    solutionDone: "Решение показано.", stepOf: "{i} из {n}", noSaved: "Нет начатых игр.", resume: "Продолжить",
+    abandon: "Бросить", noStats: "Ещё не сыграно ни одной игры.", played: "Сыграно", wonCol: "Выиграно",
+    streak: "Серия", bestStreak: "Лучшая серия", bestTime: "Лучшее время", fewestMoves: "Меньше всего ходов",
+    options: "Настройки", updated: "Изменена", welcome: "Выберите игру и раздачу.",
+    goalOn: "Цель показана: маленькая подпись — карта, которая должна лежать в ячейке.",
+    serverError: "Сервер не ответил: {msg}", undone: "Ход отменён.", restarted: "Раздача начата заново.",
+    importPaste: "Вставьте сюда запись партии.", yes: "да", no: "нет", language: "Язык", cell: "ячейка",
+    option_passes: "Проходов по колоде", option_relaxed: "Облегчённо (победа, когда пирамида разобрана)",
+    option_empty_column: "Пустой столбец принимает", tableLabel: "Игровой стол", noMoves: "Ходов нет.",
+    legal: "разрешённых ходов: {n}",
+  },
+};
+
+let current = localStorage.getItem("amber-lang") === "ru" ? "ru" : "en";
+
+export function lang() {
+  return current;
+}
+
+export function setLang(code) {
+  current = code === "ru" ? "ru" : "en";
+  localStorage.setItem("amber-lang", current);
+  document.documentElement.lang = current;
+}
+
+/** The string `key` in the current language, with {name} placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+export function hasString(key) {
+  return key in STRINGS.en;
+}
+
+/** Fill every element marked data-i18n (text) in `root`. */
+export function translatePage(root = document) {
+  for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  document.documentElement.lang = current;
+}
+
+export const ALL_STRINGS = STRINGS;
