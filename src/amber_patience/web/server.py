@@ -364,8 +364,10 @@ class GameService:
             except ModuleNotFoundError:
                 raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
                                     "untick 'winnable'") from None
+            except solvers.SolutionError:
+                solution = None  # a solver bug on this deal: it proves nothing; try the next deal
             tried += 1
-            if solution.status == "won":
+            if solution is not None and solution.status == "won":
                 return n
             n += 1
         where = f"from deal {number}" if explicit else f"from random deal {number}"
@@ -820,6 +822,8 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
             move = solvers.hint(position, time_limit=service.hint_seconds)
         except ModuleNotFoundError:
             raise ApiError(404, "no winning move found: this game has no solver yet") from None
+        except solvers.SolutionError as exc:
+            raise ApiError(404, f"no winning move found (the solver's line was refused by the rules: {exc})") from None
         if move is None:
             raise ApiError(404, "no winning move found")
         return {"move": move.to_json(), "text": position.move_text(move),
@@ -837,6 +841,8 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
             found = solvers.solve(position, time_limit=service.solution_seconds)
         except ModuleNotFoundError:
             return {"status": "unknown", "moves": [], "detail": "this game has no solver yet"}
+        except solvers.SolutionError as exc:
+            return {"status": "unknown", "moves": [], "detail": f"the solver's line was refused by the rules: {exc}"}
         moves = _solution_entries(position, list(found.moves)) if found.status == "won" else []
         return {"status": found.status, "moves": moves, "detail": None}
 
