@@ -156,7 +156,7 @@ export function cardFace(notation, pattern = TAROT, lang = "en") {
   el("rect", { x: "1.5", y: "1.5", width: "97", height: "137", rx: "9", fill: "#fffdf8", stroke: "#cbbfa4",
     "stroke-width": "2" }, svg);
   if (court) {
-    el("rect", { x: "38", y: "50", width: "54", height: "80", rx: "6", fill: colour, "fill-opacity": "0.09",
+    el("rect", { x: "38", y: "52", width: "54", height: "78", rx: "6", fill: colour, "fill-opacity": "0.09",
       stroke: colour, "stroke-opacity": "0.35", "stroke-width": "1.5" }, svg);
     if (c.rank !== 1) el("use", { href: "#crown", x: "47", y: "58", width: "36", height: "22", fill: "#c49a2c" }, svg);
   }
@@ -165,8 +165,8 @@ export function cardFace(notation, pattern = TAROT, lang = "en") {
     "font-size": rankText.length > 1 ? "36" : "42", "font-weight": "700", fill: colour,
     "font-family": "'DejaVu Sans', 'Segoe UI', system-ui, sans-serif", "letter-spacing": rankText.length > 1 ? "-3" : "0",
   });
-  el("use", { href: `#suit-${c.suit}`, x: "8", y: "48", width: "28", height: "28", fill: colour }, svg);
-  const big = court ? { x: "46", y: "82", s: "38" } : { x: "40", y: "66", s: "54" };
+  el("use", { href: `#suit-${c.suit}`, x: "66", y: "9", width: "27", height: "27", fill: colour }, svg);
+  const big = court ? { x: "46", y: "82", s: "38" } : { x: "26", y: "58", s: "60" };
   el("use", { href: `#suit-${c.suit}`, x: big.x, y: big.y, width: big.s, height: big.s, fill: colour,
     "fill-opacity": court ? "0.95" : "0.9" }, svg);
   return svg;
