@@ -277,8 +277,28 @@ def test_serve_and_no_arguments_call_the_server(capsys: pytest.CaptureFixture[st
     assert run(capsys, monkeypatch, [])[0] == 0
     assert run(capsys, monkeypatch, ["serve", "--host", "0.0.0.0", "--port", "9000", "--no-browser",
                                      "--db", "x.db"])[0] == 0
-    assert calls == [{"host": "127.0.0.1", "port": 8765, "open_browser": True, "db_path": None},
+    assert calls == [{"host": "127.0.0.1", "port": 8000, "open_browser": True, "db_path": None},
                      {"host": "0.0.0.0", "port": 9000, "open_browser": False, "db_path": "x.db"}]
+
+
+def test_server_errors_are_reported(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def serve(**kwargs: Any) -> None:
+        raise SystemExit("cannot listen on 127.0.0.1:8000: Address already in use")
+
+    module = types.ModuleType("amber_patience.web.server")
+    module.serve = serve  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "amber_patience.web.server", module)
+    status, _, err = run(capsys, monkeypatch, ["serve", "--no-browser"])
+    assert status == 1 and "Address already in use" in err
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, ["--help"])
+    assert status == 0
+    for command in ("deal", "moves", "play", "verify", "solve", "hint", "serve"):
+        assert command in out
+    status, out, _ = run(capsys, monkeypatch, ["--version"])
+    assert status == 0 and "amber-patience" in out
 
 
 # -- a real process --------------------------------------------------------------------------------

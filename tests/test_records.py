@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amber_patience.games import get_game
+from amber_patience.games import GAME_NAMES, get_game
 from amber_patience.games.amber import GAMES as AMBER_GAMES
 from amber_patience.games.amber import AmberPosition, Swap
 from amber_patience.games.base import GameError, IllegalMoveError, Position
@@ -102,6 +102,43 @@ def test_round_trip_from_a_game_in_progress(name: str, number: int, data: st.Dat
     assert record.start.to_json() == position.to_json()
     assert record.moves == moves
     assert replay(record).legal
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAME_NAMES), number=st.integers(1, 10**6), data=st.data())
+def test_round_trip_every_game(name: str, number: int, data: st.DataObject) -> None:
+    """The format is generic: every game of the collection, through the game API only."""
+    start = get_game(name).deal(number)
+    moves = random_play(start, data, 40)
+    text = write_record(start, moves)
+    record = parse_record(text)
+    assert record.start.to_json() == start.to_json()
+    assert record.moves == moves
+    result = replay(record)
+    assert result.legal and result.played == len(moves)
+    assert record.to_text() == text
+    in_progress = parse_record(write_record(result.final, []))
+    assert in_progress.start.to_json() == result.final.to_json()
+
+
+def test_numbered_moves_may_hold_spaces_unnumbered_may_not() -> None:
+    start = get_game("path-36").deal(3)
+    first, second = start.legal_moves()[:2]
+    a, b = start.move_text(first), start.move_text(second)
+    head = '[Game "path-36"]\n[Deal "3"]\n\n'
+    assert parse_record(head + f"{a} {b}\n").move_texts == [a, b]
+    # numbered: the words from one number to the next are one move
+    record = parse_record(head + f"1. {first.a}\n {first.b} {{ split over two lines }}\n")
+    assert record.moves == [first] and record.move_texts == [f"{first.a} {first.b}"]
+    assert record.move_lines == [4]
+    with pytest.raises(RecordError, match=r"line 4: move 1, '.*', cannot be read"):
+        parse_record(head + f"1. {a} {b}\n")
+    with pytest.raises(RecordError, match="number every move or none"):
+        parse_record(head + f"{a} 2. {b}\n")
+    with pytest.raises(RecordError, match=r"line 5: move number 2\. has no move after it"):
+        parse_record(head + f"1. {a}\n2.\n")
+    with pytest.raises(RecordError, match=r"move number 1\. has no move after it"):
+        parse_record(head + f"1. 2. {a}\n")
 
 
 def test_setup_tags_round_trip() -> None:

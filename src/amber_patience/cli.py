@@ -27,7 +27,7 @@ from .records import RecordError, parse_record, replay, write_record
 #: The largest deal number drawn at random.
 RANDOM_DEAL_LIMIT = 2**31 - 1
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
+DEFAULT_PORT = 8000
 
 
 class UsageError(Exception):
@@ -585,5 +585,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    except SystemExit as exc:  # argparse's --help and --version
-        return exc.code if isinstance(exc.code, int) else 0
+    except SystemExit as exc:  # argparse's --help and --version; the server's "cannot listen on …"
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(f"amber: {exc.code}", file=err)
+        return 1

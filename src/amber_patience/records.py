@@ -200,9 +200,11 @@ def write_record(start: Position, moves: Sequence[Move], tags: Mapping[str, str]
     position = start
     for number, move in enumerate(moves, 1):
         text = position.move_text(move)
-        if not text or any(ch.isspace() for ch in text) or text[0] in "{;[" or _MOVE_NUMBER.match(text):
+        words = text.split()
+        if (" ".join(words) != text or not words or text[0] == "[" or any(ch in text for ch in "{};")
+                or any(_MOVE_NUMBER.match(word) for word in words)):
             raise GameError(f"move {number}: the notation {text!r} of {game.name} cannot be written in a record "
-                            "(it must be one word that does not look like a move number)")
+                            "(words separated by single spaces, no braces or ';', no word like a move number)")
         position = position.play(move)  # raises IllegalMoveError saying why
         texts.append(text)
 
@@ -398,25 +400,36 @@ def parse_record(text: str) -> Record:
         if value is not None and value not in allowed:
             raise RecordError(f"{name} must be one of {', '.join(allowed)}, not {value!r}", tag_lines[name])
 
-    # Moves: optional numbers "12." (also glued: "12.Vc-T16"), which must count up from 1.
-    move_tokens: list[tuple[str, int]] = []
-    expected = 1
-    comments: list[tuple[int, str]] = []
-    ci = 0
+    # Moves. Numbered ("1. Vc-T16 2. …", also glued "1.Vc-T16"): the numbers count up from 1 and a
+    # move is every word from its number to the next (so a notation may hold spaces: "5h e5>z11").
+    # Without numbers, every word is a move.
+    numbered = bool(tokens) and _MOVE_NUMBER.match(tokens[0][0]) is not None
+    groups: list[tuple[list[str], int]] = []  # (words, line)
+    starts: list[int] = []  # the token index where each move starts
     for index, (token, line_no) in enumerate(tokens):
-        while ci < len(comments_raw) and comments_raw[ci][0] <= index:
-            comments.append((len(move_tokens), comments_raw[ci][1]))
-            ci += 1
         match = _MOVE_NUMBER.match(token)
         if match:
-            if int(match.group(1)) != expected:
-                raise RecordError(f"move number {match.group(1)}. where {expected}. was expected", line_no)
-            token = match.group(2)
-            if not token:
-                continue
-        move_tokens.append((token, line_no))
-        expected = len(move_tokens) + 1
-    comments.extend((len(move_tokens), c) for _, c in comments_raw[ci:])
+            if not numbered:
+                raise RecordError(f"move number {token} after moves without numbers: number every move or none",
+                                  line_no)
+            if groups and not groups[-1][0]:
+                raise RecordError(f"move number {len(groups)}. has no move after it", groups[-1][1])
+            if int(match.group(1)) != len(groups) + 1:
+                raise RecordError(f"move number {match.group(1)}. where {len(groups) + 1}. was expected", line_no)
+            groups.append(([match.group(2)] if match.group(2) else [], line_no))
+            starts.append(index)
+        elif numbered:
+            words, line = groups[-1]
+            if not words:
+                groups[-1] = (words, line_no)
+            words.append(token)
+        else:
+            groups.append(([token], line_no))
+            starts.append(index)
+    if groups and not groups[-1][0]:
+        raise RecordError(f"move number {len(groups)}. has no move after it", groups[-1][1])
+    move_tokens = [(" ".join(words), line) for words, line in groups]
+    comments = [(sum(1 for s in starts if s < at), text) for at, text in comments_raw]
 
     record = Record(start=start, tags=tags, comments=comments,
                     move_texts=[t for t, _ in move_tokens], move_lines=[n for _, n in move_tokens])
