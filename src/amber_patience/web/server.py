@@ -844,7 +844,12 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
         except solvers.SolutionError as exc:
             return {"status": "unknown", "moves": [], "detail": f"the solver's line was refused by the rules: {exc}"}
         moves = _solution_entries(position, list(found.moves)) if found.status == "won" else []
-        return {"status": found.status, "moves": moves, "detail": None}
+        detail = None
+        if found.status == "unknown":
+            detail = f"no winning line found in {service.solution_seconds:g} s"
+        elif found.status == "lost":
+            detail = "the solver proved that this position cannot be won"
+        return {"status": found.status, "moves": moves, "detail": detail}
 
     @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=errors, tags=["records"])
     def export_record(game_id: str) -> PlainTextResponse:
