@@ -69,13 +69,16 @@ def test_deal_text_random_number_and_setup(capsys: pytest.CaptureFixture[str],
 
 def test_deal_winnable_and_difficulty(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = run(capsys, monkeypatch, ["deal", "path-36", "-n", "1", "--json", "--winnable", "--difficulty",
-                                                 "--time-limit", "5"])
+                                                 "--time-limit", "0.5"])
     assert status == 0, err
     data = json.loads(out)
-    assert f"deal {data['deal']} is winnable" in err
-    assert data["deal"] >= 1
+    number = data["deal"]
+    assert f"deal {number} is winnable" in err
+    for earlier in range(1, number):  # every deal before it was tried and not proved winnable
+        assert f"deal {earlier}: " in err
     assert data["difficulty"]["status"] == "won"
     assert data["difficulty"]["solution_length"] >= data["difficulty"]["lower_bound"] > 0
+    assert data == {**get_game("path-36").deal(number).to_json(), "difficulty": data["difficulty"]}
 
 
 @pytest.mark.parametrize(("argv", "words"), [

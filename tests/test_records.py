@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -296,3 +297,14 @@ def test_position_tag_is_plain_json() -> None:
     text = write_record(position, [swap])
     line = next(line for line in text.splitlines() if line.startswith("[Position "))
     assert json.loads(line[len("[Position "):-1]) == position.to_json()
+
+
+def test_the_example_in_the_docs_is_a_won_game() -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs" / "records.md"
+    example = docs.read_text(encoding="utf-8").split("```text\n", 1)[1].split("```", 1)[0]
+    record = parse_record(example)
+    result = replay(record)
+    assert result.won and result.total == 38
+    assert record.tags["Player"] == "Corwin" and record.start.deal_number == 3
+    assert [c for _, c in record.comments][-1].startswith("The last swap")
+    assert [n for n, _ in record.comments] == [0, 38]
