@@ -106,7 +106,7 @@ def pick_number(args: argparse.Namespace, err: TextIO) -> int:
         if args.number < 0:
             raise UsageError(f"--number must be a deal number, 0 or more (got {args.number})")
         return int(args.number)
-    number = random.randint(0, RANDOM_DEAL_LIMIT)
+    number = random.randint(1, RANDOM_DEAL_LIMIT)
     print(f"random deal number: {number}", file=err)
     return number
 
@@ -303,6 +303,10 @@ or one of these commands:
   quit         end the game (it is saved if --save was given)"""
 
 
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 class PlaySession:
     """An interactive game on a terminal (or with moves piped to standard input)."""
 
@@ -350,7 +354,7 @@ class PlaySession:
         status = 0
         while True:
             if self.position.is_won():
-                self.say(f"You won in {len(self.moves)} moves!" + (" (practice game)" if self.practice else ""))
+                self.say(f"You won in {_moves(len(self.moves))}!" + (" (practice game)" if self.practice else ""))
                 break
             if self.position.is_lost():
                 self.say("No legal move is left: the game is lost.")
@@ -379,7 +383,7 @@ class PlaySession:
         word, _, rest = command.partition(" ")
         word = word.lower()
         if word in ("quit", "exit", "q"):
-            self.say(f"Game ended after {len(self.moves)} moves, unfinished.")
+            self.say(f"Game ended after {_moves(len(self.moves))}, unfinished.")
             return False
         if word in ("help", "?"):
             self.say(PLAY_HELP)
