@@ -1,0 +1,544 @@
+"""The Zodiac solver: decides with full knowledge whether a position can be won, with the moves.
+
+Two facts make Zodiac much smaller than it looks (``docs/zodiac.md`` gives the reasoning):
+
+1. **The stock is a set, not a sequence.** Passes are unlimited and a pass only has to place one
+   card, so once a card has been placed, any card of the stock can be brought to the waste top
+   (draw, and turn the waste over when the stock runs out) and placed next. Placing a stock card
+   in an Equator cell and later moving it on is never needed: it can wait in the stock. So phase 1
+   is: choose, for every free card (stock, waste or Equator), to put it on a Zodiac pile, to play
+   it to a foundation (seed rules), or to leave it in an Equator cell at the end of phase 1.
+2. **The suits are independent.** A Zodiac pile is built in suit on its first card, so it holds
+   one suit only; foundations are per suit; the only link between the suits is that the cards
+   left in the Equator at the end of phase 1 must fit in its 8 cells.
+
+So the solver works suit by suit:
+
+* phase 2 for one suit (:func:`_phase2`): the piles are stacks, the free (Equator) cards can go at
+  any time, the up foundation wants ``u + 1`` next and the down one ``13 - d``. An exact
+  depth-first search with a memo on (pile heights, u, d); forced moves (once ``u + d >= 12`` a card
+  has only one place) are made without branching, and a pile copy of the wanted card is always
+  preferred to a free copy (it uncovers more and the free copy stays free);
+* phase 1 for one suit (:class:`_SuitSearch`): branch and bound over how far each pile is built
+  (piles taken in a fixed order, so every final layout is made once), keeping only layouts whose
+  phase 2 is still solvable *treating every card not yet on a pile as free* (a necessary condition
+  that stays necessary as more cards are added), minimising the cards left over for the Equator;
+* the deal is won when the four suits' least left-overs add up to 8 or less, lost when they are
+  proved to add up to more (or a suit cannot be finished at all), unknown when the node budget
+  runs out first.
+
+The winning moves are then written out through the rules engine's own move types (draws,
+turns of the waste, transfers), and :func:`amber_patience.solvers.solve` replays them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..cards import SUITS, Card, french
+from ..games.base import Move
+from ..games.zodiac import (
+    EQUATOR_CELLS,
+    WASTE,
+    Draw,
+    Recycle,
+    Transfer,
+    ZodiacPosition,
+    equator_id,
+    foundation_id,
+    zodiac_id,
+)
+from . import Solution
+
+#: The default node budget: search nodes over all suits (phase 1 and phase 2 together).
+DEFAULT_NODE_LIMIT = 200_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Counter:
+    def __init__(self, node_limit: int | None, time_limit: float | None) -> None:
+        self.nodes = 0
+        self.limit = node_limit if node_limit is not None else DEFAULT_NODE_LIMIT
+        #: The current share of the budget (a suit's); ``tick`` stops at it.
+        self.stop_at = self.limit
+        self.deadline = time.monotonic() + time_limit if time_limit is not None else None
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.stop_at:
+            raise _OutOfBudget
+        if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
+            raise _OutOfBudget
+
+
+#: A phase-2 play: (pile index in the suit's pile list, or -1 for a free card; True for the up foundation).
+Play = tuple[int, bool]
+
+
+# -- phase 2, one suit ----------------------------------------------------------------------------
+
+def _phase2(piles: Sequence[Sequence[int]], u: int, d: int, counter: _Counter) -> list[Play] | None:
+    """Plays that take every card of one suit to its two foundations, or ``None`` if there are none.
+
+    ``piles``: the suit's Zodiac piles (ranks bottom to top); ``u``/``d``: cards on the up/down
+    foundations. Every other card of the suit (two of each rank in all) is free.
+    """
+    free = [2] * 15
+    free[0] = free[14] = 0
+    for r in range(1, u + 1):
+        free[r] -= 1
+    for r in range(14 - d, 14):
+        free[r] -= 1
+    for pile in piles:
+        for r in pile:
+            free[r] -= 1
+    if min(free) < 0:
+        raise ValueError("inconsistent suit: a rank is in play more than twice")
+    failed: set[tuple[tuple[int, ...], int, int]] = set()
+    return _phase2_search(piles, [len(p) for p in piles], free, u, d, failed, counter)
+
+
+def _phase2_search(piles: Sequence[Sequence[int]], h: list[int], free: list[int], u: int, d: int,
+                   failed: set[tuple[tuple[int, ...], int, int]], counter: _Counter) -> list[Play] | None:
+    h = list(h)
+    free = list(free)
+    plays: list[Play] = []
+
+    def source_of(rank: int) -> int | None:
+        for i, pile in enumerate(piles):
+            if h[i] and pile[h[i] - 1] == rank:
+                return i
+        return -1 if free[rank] else None
+
+    def take(src: int, rank: int) -> None:
+        if src < 0:
+            free[rank] -= 1
+        else:
+            h[src] -= 1
+
+    # forced moves: once u + d >= 13 every wanted card has one copy left and one place to go
+    while True:
+        if u == 13 and d == 13:
+            return plays
+        moved = False
+        if u + d >= 13:
+            if u < 13:
+                src = source_of(u + 1)
+                if src is not None:
+                    take(src, u + 1)
+                    plays.append((src, True))
+                    u += 1
+                    moved = True
+            if d < 13:
+                src = source_of(13 - d)
+                if src is not None:
+                    take(src, 13 - d)
+                    plays.append((src, False))
+                    d += 1
+                    moved = True
+            if not moved:
+                return None
+            continue
+        if u + d == 12:  # both foundations want the same rank
+            r = u + 1
+            pile_srcs = [i for i, pile in enumerate(piles) if h[i] and pile[h[i] - 1] == r]
+            if len(pile_srcs) + free[r] >= 2:
+                srcs = (pile_srcs + [-1, -1])[:2]
+                for src, to_up in zip(srcs, (True, False), strict=True):
+                    take(src, r)
+                    plays.append((src, to_up))
+                u += 1
+                d += 1
+                continue
+        break
+    key = (tuple(h), u, d)
+    if key in failed:
+        return None
+    counter.tick()
+    ru, rd = u + 1, 13 - d
+    options: list[Play] = []
+    if ru == rd:  # one copy in reach: it goes up or down
+        src = source_of(ru)
+        if src is not None:
+            options = [(src, True), (src, False)]
+    else:
+        for rank, to_up in ((ru, True), (rd, False)):
+            pile_srcs = [i for i, pile in enumerate(piles) if h[i] and pile[h[i] - 1] == rank]
+            if pile_srcs:
+                options.extend((i, to_up) for i in pile_srcs)
+            elif free[rank]:
+                options.append((-1, to_up))
+    for src, to_up in options:
+        rank = ru if to_up else rd
+        h2 = list(h)
+        free2 = list(free)
+        if src < 0:
+            free2[rank] -= 1
+        else:
+            h2[src] -= 1
+        rest = _phase2_search(piles, h2, free2, u + to_up, d + (not to_up), failed, counter)
+        if rest is not None:
+            return plays + [(src, to_up)] + rest
+    failed.add(key)
+    return None
+
+
+# -- phase 1, one suit ----------------------------------------------------------------------------
+
+class _Done(Exception):
+    pass
+
+
+@dataclass
+class SuitPlan:
+    """How one suit is played: the ranks put on each of its piles (in order), the ranks played to
+    the foundations in phase 1 (seed rules), the free cards left in the Equator, and phase 2."""
+
+    extensions: list[list[int]]
+    up_plays: int
+    down_plays: int
+    leftover: int
+    phase2: list[Play] = field(default_factory=list)
+
+
+class _SuitSearch:
+    """Branch and bound over the ways to build one suit's piles (fewest cards left for the Equator)."""
+
+    def __init__(self, piles: list[tuple[int, ...]], free: list[int], u: int, d: int, seed: bool,
+                 extendable: bool, counter: _Counter) -> None:
+        self.base = piles
+        self.u, self.d = u, d
+        self.seed = seed
+        self.extendable = extendable
+        self.counter = counter
+        self.feasible_cache: dict[tuple[tuple[int, ...], ...], bool] = {}
+        self.best: SuitPlan | None = None
+        self.exact = False
+        self.impossible = False
+        self.goal = 0
+        self.free0 = free
+
+    def feasible(self, piles: Sequence[tuple[int, ...]], u: int | None = None, d: int | None = None) -> bool:
+        uu = self.u if u is None else u
+        dd = self.d if d is None else d
+        key = (*sorted(piles), (uu, dd))
+        hit = self.feasible_cache.get(key)  # type: ignore[arg-type]
+        if hit is None:
+            hit = _phase2(piles, uu, dd, self.counter) is not None
+            self.feasible_cache[key] = hit  # type: ignore[index]
+        return hit
+
+    def foundation_options(self, free: list[int]) -> list[tuple[int, int]]:
+        """Phase-1 foundation plays (seed rules) from free cards alone: (up plays, down plays),
+        most plays first."""
+        if not self.seed:
+            return [(0, 0)]
+        options = []
+        u, d = self.u, self.d
+        i = 0
+        while True:
+            left = list(free)
+            ok = all(left[r] > 0 for r in range(u + 1, u + i + 1))
+            if not ok or u + i > 13:
+                break
+            for r in range(u + 1, u + i + 1):
+                left[r] -= 1
+            j = 0
+            while d + j < 13 and left[13 - d - j] > 0:
+                left[13 - d - j] -= 1
+                j += 1
+            for jj in range(j + 1):
+                options.append((i, jj))
+            i += 1
+        options.sort(key=lambda o: -(o[0] + o[1]))
+        return options
+
+    def evaluate(self, piles: list[tuple[int, ...]], free: list[int]) -> None:
+        """Stop building here: the best phase-1 foundation plays, and record the plan if better."""
+        total = sum(free)
+        best = self.best.leftover if self.best is not None else 10**9
+        if total - self.max_foundation_plays(free) >= best:
+            return
+        for i, j in self.foundation_options(free):
+            if total - i - j >= best:
+                break
+            if (i, j) == (0, 0) or self.feasible(piles, self.u + i, self.d + j):
+                self.best = SuitPlan([list(p[len(b):]) for p, b in zip(piles, self.base, strict=True)], i, j,
+                                     total - i - j)
+                if self.best.leftover <= self.goal:
+                    raise _Done
+                return
+
+    def max_foundation_plays(self, free: list[int]) -> int:
+        if not self.seed:
+            return 0
+        n = 0
+        for r in range(self.u + 1, 14):
+            if not free[r]:
+                break
+            n += 1
+        for r in range(13 - self.d, 0, -1):
+            if not free[r]:
+                break
+            n += 1
+        return n
+
+    def lower_bound(self, k: int, piles: list[tuple[int, ...]], free: list[int]) -> int:
+        """Free cards that no pile from ``k`` on can reach (a run of free ranks from its top), less
+        those that might go to a foundation in phase 1: they will be left over."""
+        reach = [False] * 15
+        for pile in piles[k:]:
+            t = pile[-1]
+            r = t + 1
+            while r <= 13 and free[r] and not reach[r]:
+                reach[r] = True
+                r += 1
+            r = t - 1
+            while r >= 1 and free[r] and not reach[r]:
+                reach[r] = True
+                r -= 1
+        if self.seed:
+            r = self.u + 1
+            while r <= 13 and free[r]:
+                reach[r] = True
+                r += 1
+            r = 13 - self.d
+            while r >= 1 and free[r]:
+                reach[r] = True
+                r -= 1
+        return sum(free[r] for r in range(1, 14) if not reach[r])
+
+    def run(self, goal: int) -> None:
+        """Search on for a plan that leaves at most ``goal`` cards, better than the best so far;
+        ``exact`` becomes true once the best plan is proved best, ``impossible`` once the suit is
+        proved impossible to finish (its phase 2 fails even with every free card free)."""
+        if self.exact:
+            return
+        self.goal = goal
+        try:
+            if self.best is None:
+                if not self.feasible(self.base):
+                    self.exact = self.impossible = True
+                    return
+                self.evaluate(list(self.base), list(self.free0))
+            assert self.best is not None
+            if self.best.leftover <= goal:
+                return
+            if self.extendable:
+                self.search(0, list(self.base), list(self.free0))
+            self.exact = True
+        except _Done:
+            self.exact = self.best is not None and self.best.leftover == 0
+        except _OutOfBudget:
+            pass
+
+    def search(self, k: int, piles: list[tuple[int, ...]], free: list[int]) -> None:
+        self.counter.tick()
+        best = self.best.leftover if self.best is not None else 10**9
+        if self.lower_bound(k, piles, free) >= best:
+            return
+        for j in range(k, len(piles)):
+            pile = piles[j]
+            t = pile[-1]
+            last_step = pile[-1] - pile[-2] if len(pile) > 1 else 1
+            for r in ((t + last_step, t - last_step) if last_step else (t + 1, t - 1)):
+                if not 1 <= r <= 13 or not free[r]:
+                    continue
+                new_piles = list(piles)
+                new_piles[j] = pile + (r,)
+                if not self.feasible(new_piles):
+                    continue
+                free[r] -= 1
+                self.evaluate(new_piles, free)
+                self.search(j, new_piles, free)
+                free[r] += 1
+
+
+# -- the whole position ---------------------------------------------------------------------------
+
+def _card(suit_index: int, rank: int) -> Card:
+    return french(rank, SUITS[suit_index])
+
+
+def solve(position: ZodiacPosition, *, time_limit: float | None = 10.0, node_limit: int | None = None) -> Solution:
+    """Decide ``position`` (``won`` with the moves, ``lost``, or ``unknown`` when the budget runs out)."""
+    start = time.monotonic()
+    counter = _Counter(node_limit, time_limit)
+    status, moves, stats = _solve(position, counter)
+    stats.update(nodes=counter.nodes, seconds=round(time.monotonic() - start, 4))
+    return Solution(status, moves, stats)
+
+
+def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move], dict]:  # type: ignore[type-arg]
+    if position.is_won():
+        return "won", [], {}
+    reachable_from = len(position.waste) - 1
+    if position.phase == 1 and not position.placed and reachable_from > 0:
+        return _solve_restricted(position, counter)
+    searches: list[_SuitSearch] = []
+    piles_of: list[list[int]] = []
+    for suit in SUITS:
+        idx = [i for i, pile in enumerate(position.zodiac) if pile and pile[0].suit == suit]
+        piles = [tuple(c.rank for c in position.zodiac[i]) for i in idx]
+        free = [0] * 15
+        for c in position.stock + position.waste + tuple(c for c in position.equator if c is not None):
+            if c.suit == suit:
+                free[c.rank] += 1
+        searches.append(_SuitSearch(piles, free, position.up[suit.index], position.down[suit.index],
+                                    not position.game.classic, position.phase == 1, counter))
+        piles_of.append(idx)
+
+    def leftovers() -> list[int]:
+        return [x.best.leftover if x.best is not None else 10**6 for x in searches]
+
+    # first a plan for every suit that leaves at most 2 cards (8 in all), each with an eighth of
+    # the budget; then, while the sum is over 8, ask each open suit for what the others leave room
+    # for, sharing what is left of the budget; a suit searched to the end gives its true minimum.
+    for s, search in enumerate(searches):
+        counter.stop_at = counter.nodes + counter.limit // 8
+        search.run(2)
+        if search.impossible:
+            return "lost", [], {"reason": f"the {SUITS[s].name.lower()} cannot be finished"}
+        if search.best is None:
+            return "unknown", [], {}
+    while sum(leftovers()) > EQUATOR_CELLS:
+        open_suits = sorted((s for s in range(4) if not searches[s].exact), key=lambda s: -leftovers()[s])
+        if not open_suits:
+            return "lost", [], {"leftover": leftovers(), "reason": "more cards than Equator cells are left over"}
+        if counter.nodes >= counter.limit:
+            return "unknown", [], {"leftover": leftovers()}
+        for s in open_suits:
+            room = EQUATOR_CELLS - (sum(leftovers()) - leftovers()[s])
+            counter.stop_at = counter.nodes + max(1, (counter.limit - counter.nodes) // len(open_suits))
+            searches[s].run(max(0, room))
+            if sum(leftovers()) <= EQUATOR_CELLS:
+                break
+    plans = [x.best for x in searches if x.best is not None]
+    stats = {"leftover": leftovers()}
+    counter.stop_at = 10**12  # the plans' phase 2 passed their checks: writing them out is short
+    return "won", _write_moves(position, plans, piles_of, counter), stats
+
+
+def _solve_restricted(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move], dict]:  # type: ignore[type-arg]
+    """No card placed since the last turn of the waste, and cards below the waste top: only the
+    waste top, the stock and the Equator can give the next placement. Try each such placement."""
+    unknown = False
+    pos = position
+    prefix: list[Move] = []
+    tried: set[bytes] = set()
+    while True:
+        for move in pos.legal_moves():
+            if not isinstance(move, Transfer):
+                continue
+            after = pos.play(move)
+            key = after.key()
+            if key in tried:
+                continue
+            tried.add(key)  # type: ignore[arg-type]
+            status, moves, stats = _solve(after, counter)
+            if status == "won":
+                return "won", prefix + [move] + moves, stats
+            unknown = unknown or status == "unknown"
+        if not pos.stock:
+            break
+        prefix.append(Draw())
+        pos = pos.play(Draw())
+    return ("unknown" if unknown else "lost"), [], {}
+
+
+def _write_moves(position: ZodiacPosition, plans: list[SuitPlan], piles_of: list[list[int]],
+                 counter: _Counter) -> list[Move]:
+    """The plan as moves of the game: phase 1 through the stock, then phase 2."""
+    seq: list[Card] = list(position.waste) + list(reversed(position.stock))
+    p = len(position.waste)
+    placed = position.placed
+    equator: list[Card | None] = list(position.equator)
+    moves: list[Move] = []
+
+    def take(card: Card) -> str:
+        """Bring ``card`` within reach (an Equator cell, or the waste top) and say where it is."""
+        nonlocal p
+        if card in equator:
+            return equator_id(equator.index(card))
+        n = len(seq)
+        order = list(range(max(p - 1, 0), n)) + list(range(0, max(p - 1, 0)))
+        j = next(i for i in order if seq[i] == card)
+        if j < p - 1:
+            assert placed, "a turn of the waste needs a card placed in the pass"
+            moves.extend(Draw() for _ in range(n - p))
+            moves.append(Recycle())
+            p = 0
+        moves.extend(Draw() for _ in range(j + 1 - p))
+        p = j + 1
+        return WASTE
+
+    def remove(source: str, card: Card) -> None:
+        nonlocal p
+        if source == WASTE:
+            del seq[p - 1]
+            p -= 1
+        else:
+            equator[int(source.rsplit("-", 1)[1])] = None
+
+    if position.phase == 1:
+        for s, plan in enumerate(plans):
+            for k, ranks in enumerate(plan.extensions):
+                for r in ranks:
+                    card = _card(s, r)
+                    source = take(card)
+                    moves.append(Transfer(card, source, zodiac_id(piles_of[s][k])))
+                    remove(source, card)
+                    placed = True
+            u, d = position.up[s], position.down[s]
+            for r, to_up in [*((r, True) for r in range(u + 1, u + plan.up_plays + 1)),
+                             *((r, False) for r in range(13 - d, 13 - d - plan.down_plays, -1))]:
+                card = _card(s, r)
+                source = take(card)
+                moves.append(Transfer(card, source, foundation_id(SUITS[s], to_up)))
+                remove(source, card)
+                placed = True
+        while seq:
+            if p == 0:
+                moves.append(Draw())
+                p = 1
+                continue
+            card = seq[p - 1]
+            cell = equator.index(None)
+            moves.append(Transfer(card, WASTE, equator_id(cell)))
+            equator[cell] = card
+            del seq[p - 1]
+            p -= 1
+            placed = True
+    # phase 2, suit by suit, on the final piles
+    final = [list(pile) for pile in position.zodiac]
+    for s, plan in enumerate(plans):
+        for k, ranks in enumerate(plan.extensions):
+            final[piles_of[s][k]].extend(_card(s, r) for r in ranks)
+    for s, plan in enumerate(plans):
+        u = position.up[s] + plan.up_plays
+        d = position.down[s] + plan.down_plays
+        idx = piles_of[s]
+        plays = _phase2([tuple(c.rank for c in final[i]) for i in idx], u, d, counter)
+        if plays is None:
+            raise AssertionError("a suit plan that passed its phase-2 check has no phase-2 plays")
+        for src, to_up in plays:
+            r = u + 1 if to_up else 13 - d
+            card = _card(s, r)
+            if src < 0:
+                source = equator_id(equator.index(card))
+                equator[equator.index(card)] = None
+            else:
+                source = zodiac_id(idx[src])
+                final[idx[src]].pop()
+            moves.append(Transfer(card, source, foundation_id(SUITS[s], to_up)))
+            if to_up:
+                u += 1
+            else:
+                d += 1
+    return moves
+
