@@ -218,8 +218,14 @@ def test_verify_exit_statuses(capsys: pytest.CaptureFixture[str], monkeypatch: p
     status, _, err = run(capsys, monkeypatch, ["verify", str(tmp_path / "missing.rec")])
     assert status == 2 and "cannot read" in err
 
-    status, out, _ = run(capsys, monkeypatch, ["verify", "-"], stdin=won.read_text())
+    status, out, _ = run(capsys, monkeypatch, ["verify", "-"], stdin="\ufeff" + won.read_text())
     assert status == 0
+
+    practice = tmp_path / "practice.rec"
+    practice.write_text(write_record(position, [swap], {"Practice": "yes", "Result": "unfinished"}))
+    status, out, _ = run(capsys, monkeypatch, ["verify", str(practice)])
+    assert status == 0 and "never counted as a win" in out
+    assert "the record says Result 'unfinished', but the replay ends won" in out
 
 
 # -- solve and hint (the real solver) ------------------------------------------------------------------

@@ -360,9 +360,7 @@ class PlaySession:
                 self.say("No legal move is left: the game is lost.")
                 status = 1
                 break
-            self.out.write("move> ")
-            self.out.flush()
-            line = self.stdin.readline()
+            line = self.read_line("move> ")
             if not line:
                 self.say("")
                 self.say("End of input: the game stops here, unfinished.")
@@ -377,6 +375,17 @@ class PlaySession:
         if self.save_path:
             self.save(self.save_path)
         return status
+
+    def read_line(self, prompt: str) -> str:
+        """The next line ("" at the end of the input); on a terminal with line editing."""
+        if self.interactive and self.stdin is sys.stdin and self.out is sys.stdout:
+            try:
+                return input(prompt) + "\n"
+            except EOFError:
+                return ""
+        self.out.write(prompt)
+        self.out.flush()
+        return self.stdin.readline()
 
     def handle(self, command: str) -> bool:
         """Act on one line; return False to end the game."""

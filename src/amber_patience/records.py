@@ -338,7 +338,7 @@ def parse_record(text: str) -> Record:
     comments_raw: list[tuple[int, str]] = []  # (token count before it, text)
     in_moves = False
     open_comment: tuple[int, list[str]] | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw
         if open_comment is not None:
             end = line.find("}")
