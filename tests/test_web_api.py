@@ -76,6 +76,7 @@ def test_new_game_by_number_deals_that_deal(client: TestClient) -> None:
         tuple(m.to_json()["swap"]) for m in expected.legal_moves()}
     assert state["status"] == "playing" and state["moves_played"] == 0
     assert state["started"] is False and state["can_undo"] is False
+    assert state["elapsed_seconds"] == 0.0  # the clock runs from the first move
     assert state["result"] == expected.result()
     again = client.get(f"/api/games/{state['id']}")
     assert again.status_code == 200 and again.json()["position"] == state["position"]
@@ -202,7 +203,7 @@ def test_restart_clears_the_moves_and_keeps_deal_and_setup(client: TestClient) -
     body = restarted.json()
     assert body["moves_played"] == 0 and body["started"] is False
     assert body["position"] == start["position"] and body["setup"] == {"Start": "7h"}
-    assert body["elapsed_seconds"] < state["elapsed_seconds"] + 1
+    assert body["elapsed_seconds"] == 0.0  # the clock starts again at the first move
 
 
 def test_setup_chooses_start_cards_only_before_the_first_move(client: TestClient) -> None:
@@ -279,6 +280,29 @@ def test_abandoning_a_started_game_counts_as_not_won(client: TestClient) -> None
     assert client.get(f"/api/games/{started['id']}").status_code == 404
     stats = client.get("/api/stats").json()
     assert [(s["played"], s["won"], s["current_streak"]) for s in stats] == [(1, 0, 0)]
+
+
+def test_the_clock_runs_from_the_first_move_and_skips_long_pauses(db: Path) -> None:
+    from amber_patience.web.server import IDLE_SECONDS
+
+    app = create_app(db)
+    now = [1_000_000.0]
+    app.state.service.clock = lambda: now[0]
+    client = TestClient(app)
+    state = new_game(client, "path-36", 4, practice=True)
+    now[0] += 500  # studying the deal: not timed
+    assert client.get(f"/api/games/{state['id']}").json()["elapsed_seconds"] == 0.0
+    state = play(client, state, state["legal_moves"][0]["move"]).json()
+    assert state["elapsed_seconds"] == 0.0
+    now[0] += 30
+    assert client.get(f"/api/games/{state['id']}").json()["elapsed_seconds"] == 30.0
+    state = play(client, state, state["legal_moves"][0]["move"]).json()
+    now[0] += 10 * IDLE_SECONDS  # the player went away: the pause counts as IDLE_SECONDS
+    assert client.get(f"/api/games/{state['id']}").json()["elapsed_seconds"] == 30.0 + IDLE_SECONDS
+    state = client.post(f"/api/games/{state['id']}/undo").json()
+    assert state["elapsed_seconds"] == 30.0 + IDLE_SECONDS
+    now[0] += 5
+    assert client.post(f"/api/games/{state['id']}/restart").json()["elapsed_seconds"] == 0.0
 
 
 # -- saved games and server restart -------------------------------------------------------------------

@@ -250,6 +250,8 @@ class GameService:
         self.winnable_seconds = winnable_seconds
         self.lock = threading.RLock()
         self.cache: OrderedDict[str, Session] = OrderedDict()
+        #: The wall clock (Unix seconds); tests may replace it.
+        self.clock: Callable[[], float] = time.time
 
     # -- loading and saving ---------------------------------------------------------------------------
 
@@ -294,13 +296,14 @@ class GameService:
             return session
 
     def _elapsed(self, record: GameRecord, now: float) -> float:
-        if record.status != "playing":
+        """Seconds played: the clock runs from the first move until the game ends."""
+        if record.status != "playing" or not record.moves:
             return record.elapsed
         return record.elapsed + min(max(now - record.touched, 0.0), IDLE_SECONDS)
 
     def _save(self, session: Session, *, touch: bool = True) -> None:
         record = session.record
-        now = time.time()
+        now = self.clock()
         if touch:
             record.elapsed = self._elapsed(record, now)
             record.touched = now
@@ -324,7 +327,7 @@ class GameService:
             "options": dict(game.options), "deal": record.deal, "practice": record.practice, "status": status,
             "position": position.to_json(),
             "legal_moves": [move_entry(position, move) for move in legal],
-            "moves_played": len(session.moves), "elapsed_seconds": round(self._elapsed(record, time.time()), 3),
+            "moves_played": len(session.moves), "elapsed_seconds": round(self._elapsed(record, self.clock()), 3),
             "started": bool(session.moves), "can_undo": record.practice and bool(session.moves),
             "result": position.result(), "setup": dict(record.setup),
         }
@@ -339,7 +342,7 @@ class GameService:
         if body.winnable:
             number = self.find_winnable(game, number, explicit=explicit)
         start = self._deal(game, number, None)
-        now = time.time()
+        now = self.clock()
         record = GameRecord(id=secrets.token_hex(8), game=game.name, options=dict(game.options), deal=number,
                             setup={}, practice=body.practice, created=now, touched=now)
         session = Session(record, game, [start])
@@ -419,7 +422,6 @@ class GameService:
                 raise ApiError(409, "there is no move to undo")
             session.moves.pop()
             session.history.pop()
-            session.record.status = status_of(session.position)
             self._save(session)
             return session
 
@@ -429,7 +431,7 @@ class GameService:
             session.moves.clear()
             del session.history[1:]
             record = session.record
-            now = time.time()
+            now = self.clock()
             record.elapsed, record.touched = 0.0, now
             record.status = status_of(session.position)
             self._save(session, touch=False)
@@ -441,7 +443,7 @@ class GameService:
             session = self.load(game_id)
             record = session.record
             if record.status == "playing" and session.moves:
-                record.elapsed = self._elapsed(record, time.time())
+                record.elapsed = self._elapsed(record, self.clock())
                 self.store.record_result(record, False, record.elapsed, len(session.moves))
             self.store.delete_game(game_id)
             self.cache.pop(game_id, None)
@@ -499,7 +501,7 @@ class GameService:
                                ) from None
             session_moves.append(move)
         tags = {str(k).lower(): str(v) for k, v in dict(parsed.tags).items()}
-        now = time.time()
+        now = self.clock()
         deal = start.deal_number
         if deal is not None and not 0 <= deal <= MAX_DEAL:
             raise ApiError(422, f"the record's deal number must be from 0 to {MAX_DEAL} (got {deal})")
