@@ -9,7 +9,7 @@ const SUIT_ORDER = ["c", "h", "s", "d"];
 const SUIT_COLOUR = { c: "#2d6a3e", h: "#b3261e", s: "#1d2330", d: "#1f5a9e" };
 const SUIT_GLYPH = { c: "\u2663", h: "\u2665", s: "\u2660", d: "\u2666" };
 const SUIT_EN = { c: "clubs", h: "hearts", s: "spades", d: "diamonds" };
-const SUIT_RU = { c: "треф", h: "червей", s: "пик", d: "бубен" };
+const SUIT_RU = { c: "крестей", h: "червей", s: "пик", d: "бубен" };
 const PIPS_EN = ["", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 const PIPS_RU = ["", "Единица", "Двойка", "Тройка", "Четвёрка", "Пятёрка", "Шестёрка", "Семёрка", "Восьмёрка",
   "Девятка", "Десятка"];
