@@ -301,8 +301,8 @@ def test_amber_layouts_fit_the_window_without_overlap(chromium: Any, server: Ser
                 assert left >= 0 and top >= 0 and right <= width and bottom <= height, \
                     f"{game} at {width}x{height}: {card} is outside the window ({left}, {top}, {right}, {bottom})"
             ordered = sorted(found, key=lambda b: b[1])
-            for i, (c1, l1, t1, r1, b1) in enumerate(ordered):
-                for c2, l2, t2, r2, b2 in ordered[i + 1:]:
+            for i, (c1, _l1, t1, r1, b1) in enumerate(ordered):
+                for c2, l2, t2, _r2, b2 in ordered[i + 1:]:
                     if l2 >= r1:
                         break
                     assert not (t1 < b2 and t2 < b1), f"{game} at {width}x{height}: {c1} overlaps {c2}"
