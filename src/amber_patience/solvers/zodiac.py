@@ -396,28 +396,28 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
     def leftovers() -> list[int]:
         return [x.best.leftover if x.best is not None else 10**6 for x in searches]
 
-    # first a plan for every suit that leaves at most 2 cards (8 in all), each with an eighth of
-    # the budget; then, while the sum is over 8, ask each open suit for what the others leave room
-    # for, sharing what is left of the budget; a suit searched to the end gives its true minimum.
-    for s, search in enumerate(searches):
-        counter.stop_at = counter.nodes + counter.limit // 8
-        search.run(2)
-        if search.impossible:
-            return "lost", [], {"reason": f"the {SUITS[s].name.lower()} cannot be finished"}
-        if search.best is None:
-            return "unknown", [], {}
-    while sum(leftovers()) > EQUATOR_CELLS:
+    # Rounds: each suit not yet proved at its minimum searches on, within a share of the budget
+    # (doubled every round), for a plan that leaves no more cards than the other suits leave room
+    # for in the Equator; a suit searched to the end gives its true minimum.
+    share = 1000
+    while True:
         open_suits = sorted((s for s in range(4) if not searches[s].exact), key=lambda s: -leftovers()[s])
-        if not open_suits:
+        for s in open_suits:
+            known = [x if x < 10**6 else 0 for x in leftovers()]
+            room = EQUATOR_CELLS - (sum(known) - known[s])
+            counter.stop_at = min(counter.limit, counter.nodes + share)
+            searches[s].run(max(0, room))
+            if searches[s].impossible:
+                return "lost", [], {"reason": f"the {SUITS[s].name.lower()} cannot be finished"}
+            if sum(leftovers()) <= EQUATOR_CELLS:
+                break
+        if sum(leftovers()) <= EQUATOR_CELLS:
+            break
+        if all(x.exact for x in searches):
             return "lost", [], {"leftover": leftovers(), "reason": "more cards than Equator cells are left over"}
         if counter.nodes >= counter.limit:
             return "unknown", [], {"leftover": leftovers()}
-        for s in open_suits:
-            room = EQUATOR_CELLS - (sum(leftovers()) - leftovers()[s])
-            counter.stop_at = counter.nodes + max(1, (counter.limit - counter.nodes) // len(open_suits))
-            searches[s].run(max(0, room))
-            if sum(leftovers()) <= EQUATOR_CELLS:
-                break
+        share *= 2
     plans = [x.best for x in searches if x.best is not None]
     stats = {"leftover": leftovers()}
     counter.stop_at = 10**12  # the plans' phase 2 passed their checks: writing them out is short
