@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from amber_patience.games import IllegalMoveError, get_game
+from amber_patience.games import GAME_NAMES, IllegalMoveError, get_game
 from amber_patience.web.server import MAX_BODY_BYTES, create_app
 
 
@@ -303,6 +306,87 @@ def test_the_clock_runs_from_the_first_move_and_skips_long_pauses(db: Path) -> N
     assert state["elapsed_seconds"] == 30.0 + IDLE_SECONDS
     now[0] += 5
     assert client.post(f"/api/games/{state['id']}/restart").json()["elapsed_seconds"] == 0.0
+
+
+def test_a_running_solver_does_not_hold_up_other_requests(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import amber_patience.solvers as solvers
+
+    entered, release = threading.Event(), threading.Event()
+    real_solve = solvers.solve
+
+    def slow_solve(position: Any, **limits: Any) -> Any:
+        entered.set()
+        assert release.wait(30), "the test never released the solver: other requests were held up"
+        return real_solve(position, **limits)
+
+    monkeypatch.setattr(solvers, "solve", slow_solve)
+    with TestClient(create_app(db)) as client:  # one event loop for every request, as under uvicorn
+        state = new_game(client, "path-36", 2)
+        answers: dict[str, Any] = {}
+        worker = threading.Thread(target=lambda: answers.update(
+            solution=client.get(f"/api/games/{state['id']}/solution")))
+        worker.start()
+        assert entered.wait(30)
+        # The solver is now running (and waiting): the server still answers.
+        assert client.get("/api/stats").status_code == 200
+        assert play(client, state, state["legal_moves"][0]["move"]).status_code == 200
+        release.set()
+        worker.join(60)
+    assert answers["solution"].status_code == 200
+    assert answers["solution"].json()["status"] == "won"
+
+
+def test_concurrent_moves_on_one_game_are_applied_one_at_a_time(db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        state = new_game(client, "pattern", 6)
+        accepted: list[int] = []
+        other: list[int] = []
+
+        def player(k: int) -> None:
+            for _ in range(6):
+                current = client.get(f"/api/games/{state['id']}").json()
+                moves = current["legal_moves"]
+                response = play(client, current, moves[k % len(moves)]["move"])
+                (accepted if response.status_code == 200 else other).append(response.status_code)
+
+        threads = [threading.Thread(target=player, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert set(other) <= {409}  # a move made stale by another player's move is refused, nothing worse
+        final = client.get(f"/api/games/{state['id']}").json()
+        assert final["moves_played"] == len(accepted)
+        record = client.get(f"/api/games/{state['id']}/record").text
+    from amber_patience.records import parse_record, replay
+
+    result = replay(parse_record(record))
+    assert result.legal and result.played == len(accepted)
+    assert result.final.to_json() == final["position"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(GAME_NAMES), number=st.integers(0, 10**6), picks=st.lists(st.integers(0, 10**6),
+                                                                                    max_size=8))
+def test_random_play_through_the_api_matches_the_rules_engine(tmp_path: Path, game: str, number: int,
+                                                              picks: list[int]) -> None:
+    db = tmp_path / f"random-{game}-{number}-{len(picks)}.sqlite3"
+    client = TestClient(create_app(db))
+    state = new_game(client, game, number)
+    position = get_game(game).deal(number)
+    for pick in picks:
+        if state["status"] != "playing":
+            break
+        entry = state["legal_moves"][pick % len(state["legal_moves"])]
+        position = position.play(position.game.move_from_json(entry["move"]))
+        response = play(client, state, entry["move"])
+        assert response.status_code == 200, response.text
+        state = response.json()
+        assert state["position"] == position.to_json()
+        assert [m["move"] for m in state["legal_moves"]] == (
+            [m.to_json() for m in position.legal_moves()] if state["status"] == "playing" else [])
+    resumed = TestClient(create_app(db)).get(f"/api/games/{state['id']}").json()  # after a restart
+    assert resumed["position"] == state["position"] and resumed["moves_played"] == state["moves_played"]
 
 
 # -- saved games and server restart -------------------------------------------------------------------
