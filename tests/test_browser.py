@@ -224,6 +224,13 @@ def test_card_labels_are_the_cards_full_names(page: Any, server: Server) -> None
     for notation, label in labels:
         assert label == TAROT_78.parse(notation).name("ru")
     assert page.locator("#btn-hint").text_content() == "Подсказка"
+    missing = page.evaluate("import('/static/js/i18n.js').then(m => Object.keys(m.ALL_STRINGS.en)"
+                            ".filter(k => !(k in m.ALL_STRINGS.ru)).concat(Object.keys(m.ALL_STRINGS.ru)"
+                            ".filter(k => !(k in m.ALL_STRINGS.en))))")
+    assert missing == [], f"UI strings not in both languages: {missing}"
+    untranslated = page.evaluate("[...document.querySelectorAll('[data-i18n]')].filter(e => e.textContent.trim()"
+                                 " && !/[а-яё]/i.test(e.textContent)).map(e => e.dataset.i18n)")
+    assert untranslated == [], f"still in English after switching to Russian: {untranslated}"
 
 
 def test_illegal_amber_swap_is_refused_with_the_rules_reason(page: Any, server: Server) -> None:

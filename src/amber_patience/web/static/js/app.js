@@ -19,8 +19,16 @@ window.amberApp = app; // for the browser tests and the curious
 
 let table;
 
+let lastMessage = null; // { key, vars } of the last message given by key, to translate it again
+
 function message(text) {
+  lastMessage = null;
   $("status").textContent = text || "";
+}
+
+function say(key, vars = {}) {
+  $("status").textContent = t(key, vars);
+  lastMessage = { key, vars };
 }
 
 let toastTimer = null;
@@ -468,7 +476,7 @@ async function solutionStep() {
   if (!sol || sol.stepping) return;
   if (sol.i >= sol.moves.length) {
     stopSolution();
-    message(t("solutionDone"));
+    say("solutionDone");
     return;
   }
   sol.stepping = true;
@@ -483,7 +491,7 @@ async function solutionStep() {
   updateSolutionBar();
   if (sol.i >= sol.moves.length || app.state.status !== "playing") {
     stopSolution();
-    message(t("solutionDone"));
+    say("solutionDone");
     return;
   }
   if (sol.playing) sol.timer = setTimeout(solutionStep, Number($("sol-speed").value));
@@ -506,7 +514,7 @@ async function showSolution() {
     $("btn-solution").disabled = false;
   }
   if (!sol.moves || !sol.moves.length || sol.status !== "won") {
-    message(t("solutionNone", { status: sol.status }));
+    say("solutionNone", { status: sol.status });
     return;
   }
   message("");
@@ -526,11 +534,11 @@ function wire() {
   $("btn-restart").addEventListener("click", () => guarded(async () => {
     stopSolution();
     setState(await api.restart(app.state.id), { rebuild: true });
-    message(t("restarted"));
+    say("restarted");
   }));
   $("btn-undo").addEventListener("click", () => guarded(async () => {
     setState(await api.undo(app.state.id));
-    message(t("undone"));
+    say("undone");
   }));
   $("btn-hint").addEventListener("click", hint);
   $("btn-solution").addEventListener("click", showSolution);
@@ -539,7 +547,8 @@ function wire() {
     localStorage.setItem("amber-goal", app.showGoal ? "1" : "0");
     table.render(app.state, { showGoal: app.showGoal });
     updateBar();
-    message(app.showGoal ? t("goalOn") : "");
+    if (app.showGoal) say("goalOn");
+    else message("");
   });
   $("btn-setup").addEventListener("click", openSetupDialog);
   const closeMenu = () => { $("more-menu").open = false; };
@@ -559,6 +568,9 @@ function wire() {
     updateSolutionBar();
     if (app.state) table.render(app.state, { rebuild: true });
     updateBar();
+    if (lastMessage) say(lastMessage.key, lastMessage.vars);
+    else message("");
+    if (!$("banner").hidden) showBanner();
   });
   $("new-game").addEventListener("change", fillOptions);
   $("form-new").addEventListener("submit", submitNew);
@@ -621,7 +633,8 @@ async function start() {
     loaded = await guarded(() => newGame({ game: gameInfo("path") ? "path" : app.games[0].name, number: null,
       winnable: false, options: {}, practice: false }));
   }
-  if (loaded) message(t("welcome"));
+  if (params.has("game") || params.has("id")) history.replaceState(null, "", "/");
+  if (loaded) say(loaded.family === "amber" ? "welcomeAmber" : "welcome");
   document.body.dataset.ready = "1";
 }
 

@@ -210,6 +210,7 @@ export class Table {
     }
     this.root.classList.toggle("show-goal", this.isAmber && this.showGoal);
     this.root.classList.toggle("amber", this.isAmber);
+    this.root.classList.toggle("won", state.status === "won");
     this.layout();
     this.updateFocus();
   }
@@ -341,6 +342,13 @@ export class Table {
       return [...(this.partners.get(it.cell) || [])].map((c) => this.elementOfCell(c)).filter(Boolean);
     }
     const out = [];
+    if (it.top) {
+      // A move without cards from this card's pile (turn the stock onto the waste) goes where it goes.
+      for (const m of this.pileMoves(it.pile)) {
+        const slot = m.info.to && this.slotOf(m.info.to);
+        if (slot) out.push(slot);
+      }
+    }
     for (const m of this.candidates(it.card)) {
       for (const c of m.info.cards) if (c !== it.card && this.elements.get(c)) out.push(this.elements.get(c));
       if (m.info.to) {
@@ -359,6 +367,19 @@ export class Table {
       if (e._item.pile === pile && e._item.top) best = e;
     }
     return best;
+  }
+
+  /** Moves that take no card but act on a pile: turn the stock, recycle the waste. */
+  pileMoves(pile) {
+    return this.moves.filter((m) => m.info && !(m.info.cards || []).length && (m.info.from || []).includes(pile));
+  }
+
+  /** The move that a selected card `s` makes when put on `pile` (or paired with card `other`). */
+  moveFor(s, pile, other = null) {
+    const pair = other && this.moves.find((m) => m.info.cards.includes(s.card) && m.info.cards.includes(other));
+    const onto = this.moves.find((m) => m.info.cards.includes(s.card) && m.info.to === pile);
+    const turn = s.top && this.pileMoves(s.pile).find((m) => m.info.to === pile);
+    return pair || onto || turn || null;
   }
 
   candidates(card) {
@@ -412,11 +433,8 @@ export class Table {
         this.cancel();
         return;
       }
-      if (s) {
-        const pair = this.moves.find((m) => m.info.cards.includes(s.card) && it.card && m.info.cards.includes(it.card));
-        const onto = this.moves.find((m) => m.info.cards.includes(s.card) && m.info.to === pile);
-        if (pair || onto) return this.play((pair || onto).move);
-      }
+      const m = s && this.moveFor(s, pile, it.faceUp ? it.card : null);
+      if (m) return this.play(m.move);
       this.cancel();
     }
     const cand = it.faceUp ? this.candidates(it.card) : [];
@@ -424,7 +442,7 @@ export class Table {
       this.select(it.key);
       return;
     }
-    const turn = this.moves.find((m) => !(m.info.cards || []).length && (m.info.from || []).includes(pile));
+    const turn = this.pileMoves(pile)[0];
     if (turn) return this.play(turn.move);
     if (it.faceUp) this.handlers.message(t("cantMove", { card: cardName(it.card, it.pattern, lang()) }));
   }
@@ -432,12 +450,12 @@ export class Table {
   activateSlot(pile) {
     if (this.selected !== null) {
       const s = this.items.get(this.selected);
-      const onto = s && this.moves.find((m) => m.info.cards.includes(s.card) && m.info.to === pile);
-      if (onto) return this.play(onto.move);
+      const m = s && this.moveFor(s, pile);
+      if (m) return this.play(m.move);
       this.cancel();
       return;
     }
-    const turn = this.moves.find((m) => !(m.info.cards || []).length && (m.info.from || []).includes(pile));
+    const turn = this.pileMoves(pile)[0];
     if (turn) return this.play(turn.move);
   }
 
@@ -453,7 +471,8 @@ export class Table {
     const mine = this.candidates(card);
     const m = mine.find((x) => x.info.cards.length === 1 && x.info.to && this.pileKind(x.info.to) === "foundation")
       || mine.find((x) => x.info.to && this.pileKind(x.info.to) === "foundation")
-      || mine.find((x) => x.info.cards.length === 1 && x.info.to === null);
+      || mine.find((x) => x.info.cards.length === 1 && x.info.to === null)
+      || (el._item.top ? this.pileMoves(el._item.pile)[0] : null);
     if (m) {
       e.preventDefault();
       this.play(m.move);
