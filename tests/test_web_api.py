@@ -272,6 +272,10 @@ def test_a_win_through_the_solution_counts_in_the_statistics(client: TestClient)
     assert by_practice[True]["won"] == 1 and by_practice[False]["won"] == 1
     saved_ids = {g["id"] for g in client.get("/api/saved").json()}
     assert state["id"] not in saved_ids and practice["id"] not in saved_ids
+    # Importing the won game's record gives a won game, which is not counted again.
+    imported = client.post("/api/records", json={"record": client.get(f"/api/games/{state['id']}/record").text})
+    assert imported.status_code == 201 and imported.json()["status"] == "won"
+    assert client.get("/api/stats").json() == [by_practice[False], by_practice[True]]
 
 
 def test_abandoning_a_started_game_counts_as_not_won(client: TestClient) -> None:
@@ -387,6 +391,50 @@ def test_random_play_through_the_api_matches_the_rules_engine(tmp_path: Path, ga
             [m.to_json() for m in position.legal_moves()] if state["status"] == "playing" else [])
     resumed = TestClient(create_app(db)).get(f"/api/games/{state['id']}").json()  # after a restart
     assert resumed["position"] == state["position"] and resumed["moves_played"] == state["moves_played"]
+
+
+def test_winnable_search_gives_up_with_a_message(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import amber_patience.solvers as solvers
+
+    tried: list[int | None] = []
+
+    def never_wins(position: Any, **limits: Any) -> Any:
+        tried.append(position.deal_number)
+        return solvers.Solution("unknown")
+
+    monkeypatch.setattr(solvers, "solve", never_wins)
+    client = TestClient(create_app(db, winnable_seconds=0.0))
+    response = client.post("/api/games", json={"game": "path", "number": 30, "winnable": True})
+    assert response.status_code == 503
+    assert "no deal of Path in Shadow proved winnable" in response.json()["detail"]
+    assert tried == [30]
+    assert client.get("/api/saved").json() == []
+
+
+def test_a_lost_game_counts_as_played_not_won(client: TestClient) -> None:
+    state = new_game(client, "pyramid-52", 11)
+    while state["status"] == "playing":  # draw whenever possible: the single pass runs out
+        moves = state["legal_moves"]
+        draws = [m for m in moves if "draw" in m["move"]]
+        state = play(client, state, (draws or moves)[0]["move"]).json()
+    stats = client.get("/api/stats").json()
+    assert [(s["game"], s["played"], s["won"]) for s in stats] == [
+        ("pyramid-52", 1, 1 if state["status"] == "won" else 0)]
+    assert state["status"] == "lost"  # drawing through the stock does not clear the pyramid
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_game_exports_and_imports_its_record(client: TestClient, game: str) -> None:
+    state = new_game(client, game, 3)
+    for i in range(3):
+        if state["status"] != "playing":
+            break
+        state = play(client, state, state["legal_moves"][i % len(state["legal_moves"])]["move"]).json()
+    text = client.get(f"/api/games/{state['id']}/record")
+    assert text.status_code == 200, text.text
+    copy = client.post("/api/records", json={"record": text.text})
+    assert copy.status_code == 201, copy.text
+    assert copy.json()["position"] == state["position"] and copy.json()["moves_played"] == state["moves_played"]
 
 
 # -- saved games and server restart -------------------------------------------------------------------
