@@ -408,3 +408,26 @@ def test_practice_undo_and_setup_dialog(page: Any, server: Server) -> None:
     assert not page.locator("#btn-setup").is_visible()
     page.click("#btn-undo")
     assert wait_moves(page, 0)["position"] == state["position"]
+
+
+def test_export_and_import_a_record(page: Any, server: Server) -> None:
+    state = open_game(page, server, "path-36", 6)
+    play_by_clicking(page, state, state["legal_moves"][0])
+    played = wait_moves(page, 1)
+    page.click("#more-menu summary")
+    with page.expect_download() as download:
+        page.click("#btn-export")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    with urllib.request.urlopen(f"{server.url}/api/games/{played['id']}/record", timeout=30) as response:
+        assert text == response.read().decode("utf-8")
+    page.click("#more-menu summary")
+    page.click("#btn-import")
+    page.fill("#import-text", "this is not a record")
+    page.click("#import-ok")
+    page.wait_for_function("document.getElementById('import-error').textContent.length > 0")
+    page.fill("#import-text", text)
+    page.click("#import-ok")
+    page.wait_for_function(f"window.amberApp.state.id !== {json.dumps(played['id'])}")
+    imported = wait_moves(page, 1)
+    assert imported["game"] == "path-36" and imported["position"]["cells"] == played["position"]["cells"]
+    assert not page.locator("#dlg-import").is_visible()
