@@ -431,3 +431,30 @@ def test_export_and_import_a_record(page: Any, server: Server) -> None:
     imported = wait_moves(page, 1)
     assert imported["game"] == "path-36" and imported["position"]["cells"] == played["position"]["cells"]
     assert not page.locator("#dlg-import").is_visible()
+
+
+def test_rules_readable_in_both_languages_from_the_menu(page: Any, server: Server) -> None:
+    open_game(page, server, "zodiac", 2)  # Zodiac's cards lie under the menu: it must stay on top
+    page.click("#more-menu summary")
+    page.click("#btn-rules")
+    body = page.locator("#info-body")
+    body.wait_for(state="visible")
+    english = body.text_content()
+    assert "Equator" in english and page.locator("#info-title").text_content() == "Zodiac"
+    page.locator("#dlg-info button.cancel").click()
+    page.click("#btn-lang")
+    page.click("#more-menu summary")
+    page.click("#btn-rules")
+    page.wait_for_function("/[а-яё]/i.test(document.getElementById('info-body').textContent)")
+    assert page.locator("#info-body").text_content() != english
+
+
+def test_stock_turns_on_a_click(page: Any, server: Server) -> None:
+    state = open_game(page, server, "simplest", 3)
+    draw = next(m for m in state["legal_moves"] if not m["info"]["cards"])
+    pile = draw["info"]["from"][0]
+    click_pile(page, pile)
+    after = wait_moves(page, 1)
+    piles = {p["id"]: p for p in after["position"]["piles"]}
+    assert piles[draw["info"]["to"]]["count"] == 1
+    assert page.locator(f'#table .card[data-pile="{draw["info"]["to"]}"]').count() == 1
