@@ -252,6 +252,20 @@ def win_through_solution(client: TestClient, state: dict[str, Any]) -> dict[str,
     return state
 
 
+def test_a_failing_solver_is_reported_not_a_server_error(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import amber_patience.solvers as solvers
+
+    def broken(position: Any, **limits: Any) -> Any:
+        raise ZeroDivisionError("oops")
+
+    monkeypatch.setattr(solvers, "solve", broken)
+    state = new_game(client, "path-36", 3)
+    hint = client.get(f"/api/games/{state['id']}/hint")
+    assert hint.status_code == 404 and "solver failed: ZeroDivisionError: oops" in hint.json()["detail"]
+    solution = client.get(f"/api/games/{state['id']}/solution").json()
+    assert solution["status"] == "unknown" and "ZeroDivisionError" in solution["detail"]
+
+
 def test_a_win_through_the_solution_counts_in_the_statistics(client: TestClient) -> None:
     assert client.get("/api/stats").json() == []
     state = win_through_solution(client, new_game(client, "path-36", 2))

@@ -18,6 +18,7 @@ Solver calls (hint, solution, winnable deals) run in worker threads (every endpo
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 import secrets
 import socket
@@ -54,6 +55,8 @@ IDLE_SECONDS = 600.0
 CACHE_SIZE = 64
 
 STATIC_DIR = Path(__file__).parent / "static"
+
+log = logging.getLogger(__name__)
 
 #: Choices offered for the options the games are known to have; each is checked against the game
 #: (``get_game``) when the app starts, so a choice the game refuses is never offered.
@@ -367,8 +370,11 @@ class GameService:
             except ModuleNotFoundError:
                 raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
                                     "untick 'winnable'") from None
-            except solvers.SolutionError:
-                solution = None  # a solver bug on this deal: it proves nothing; try the next deal
+            except ApiError:
+                raise
+            except Exception:  # a solver bug on this deal proves nothing: log it, try the next deal
+                log.exception("the %s solver failed on deal %s", game.name, n)
+                solution = None
             tried += 1
             if solution is not None and solution.status == "won":
                 return n
@@ -826,6 +832,9 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
             raise ApiError(404, "no winning move found: this game has no solver yet") from None
         except solvers.SolutionError as exc:
             raise ApiError(404, f"no winning move found (the solver's line was refused by the rules: {exc})") from None
+        except Exception as exc:  # a solver bug must not cost the player the game: say so, log it
+            log.exception("the %s solver failed on a hint", position.game.name)
+            raise ApiError(404, f"no winning move found (the solver failed: {type(exc).__name__}: {exc})") from None
         if move is None:
             raise ApiError(404, "no winning move found")
         return {"move": move.to_json(), "text": position.move_text(move),
@@ -845,6 +854,9 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
             return {"status": "unknown", "moves": [], "detail": "this game has no solver yet"}
         except solvers.SolutionError as exc:
             return {"status": "unknown", "moves": [], "detail": f"the solver's line was refused by the rules: {exc}"}
+        except Exception as exc:  # a solver bug: say so, log it
+            log.exception("the %s solver failed on a solution", position.game.name)
+            return {"status": "unknown", "moves": [], "detail": f"the solver failed: {type(exc).__name__}: {exc}"}
         moves = _solution_entries(position, list(found.moves)) if found.status == "won" else []
         detail = None
         if found.status == "unknown":
@@ -898,9 +910,15 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
-          db_path: str | Path | None = None) -> None:
-    """Run the server with uvicorn until interrupted; print its address and open the browser."""
+          db_path: str | Path | None = None, allowed_hosts: list[str] | None = None) -> None:
+    """Run the server with uvicorn until interrupted; print its address and open the browser.
+
+    ``port`` 0 takes a free port. ``allowed_hosts`` (``name:port``) adds Host names the server
+    answers for, e.g. the machine's address on the local network when listening on ``0.0.0.0``.
+    """
     import uvicorn
+
+    from ..store import StoreError
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -911,9 +929,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
         sock.close()
         raise SystemExit(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     url = f"http://{shown}:{port}/"
-    app = create_app(db_path)
+    try:
+        app = create_app(db_path, allowed_hosts=allowed_hosts)
+    except StoreError as exc:
+        sock.close()
+        raise SystemExit(str(exc)) from None
     print(f"Amber Patience is at {url} (games stored in {app.state.store.path}); press Ctrl+C to stop.",
           file=sys.stdout, flush=True)
     if open_browser:
