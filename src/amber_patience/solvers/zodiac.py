@@ -216,22 +216,33 @@ class _SuitSearch:
         self.seed = seed
         self.extendable = extendable
         self.counter = counter
-        self.feasible_cache: dict[tuple[tuple[int, ...], ...], bool] = {}
+        self.plan_cache: dict[tuple[tuple[tuple[int, ...], ...], int, int], list[Play] | None] = {}
         self.best: SuitPlan | None = None
         self.exact = False
         self.impossible = False
         self.goal = 0
         self.free0 = free
 
-    def feasible(self, piles: Sequence[tuple[int, ...]], u: int | None = None, d: int | None = None) -> bool:
+    def plan(self, piles: Sequence[tuple[int, ...]], u: int | None = None, d: int | None = None,
+             parent: list[Play] | None = None, changed: int = -1) -> list[Play] | None:
+        """A phase-2 plan for these piles (the suit's piles in their fixed order), or ``None``.
+
+        ``parent``: a plan for the same piles less the top card of pile ``changed``; if that plan
+        plays a free copy of the card before it first touches the pile, the new card can be
+        played from the pile at that moment instead, and no search is needed."""
         uu = self.u if u is None else u
         dd = self.d if d is None else d
-        key = (*sorted(piles), (uu, dd))
-        hit = self.feasible_cache.get(key)  # type: ignore[arg-type]
-        if hit is None:
-            hit = _phase2(piles, uu, dd, self.counter) is not None
-            self.feasible_cache[key] = hit  # type: ignore[index]
-        return hit
+        key = (tuple(piles), uu, dd)
+        if key in self.plan_cache:
+            return self.plan_cache[key]
+        plan = _patched(parent, piles[changed][-1], changed, uu, dd) if parent is not None else None
+        if plan is None:
+            plan = _phase2(piles, uu, dd, self.counter)
+        self.plan_cache[key] = plan
+        return plan
+
+    def feasible(self, piles: Sequence[tuple[int, ...]], u: int | None = None, d: int | None = None) -> bool:
+        return self.plan(piles, u, d) is not None
 
     def foundation_options(self, free: list[int]) -> list[tuple[int, int]]:
         """Phase-1 foundation plays (seed rules) from free cards alone: (up plays, down plays),
@@ -330,14 +341,16 @@ class _SuitSearch:
             if self.best.leftover <= goal:
                 return
             if self.extendable:
-                self.search(0, list(self.base), list(self.free0))
+                root = self.plan(self.base)
+                assert root is not None
+                self.search(0, list(self.base), list(self.free0), root)
             self.exact = True
         except _Done:
             self.exact = self.best is not None and self.best.leftover == 0
         except _OutOfBudget:
             pass
 
-    def search(self, k: int, piles: list[tuple[int, ...]], free: list[int]) -> None:
+    def search(self, k: int, piles: list[tuple[int, ...]], free: list[int], plan: list[Play]) -> None:
         self.counter.tick()
         best = self.best.leftover if self.best is not None else 10**9
         if self.lower_bound(k, piles, free) >= best:
@@ -345,18 +358,39 @@ class _SuitSearch:
         for j in range(k, len(piles)):
             pile = piles[j]
             t = pile[-1]
-            last_step = pile[-1] - pile[-2] if len(pile) > 1 else 1
-            for r in ((t + last_step, t - last_step) if last_step else (t + 1, t - 1)):
+            step = pile[-1] - pile[-2] if len(pile) > 1 else _FIRST_STEP[t]
+            for r in (t + step, t - step):
                 if not 1 <= r <= 13 or not free[r]:
                     continue
                 new_piles = list(piles)
                 new_piles[j] = pile + (r,)
-                if not self.feasible(new_piles):
+                new_plan = self.plan(new_piles, parent=plan, changed=j)
+                if new_plan is None:
                     continue
                 free[r] -= 1
                 self.evaluate(new_piles, free)
-                self.search(j, new_piles, free)
+                self.search(j, new_piles, free, new_plan)
                 free[r] += 1
+
+
+#: The first direction tried on a pile of one card: down from a low card, up from a high one.
+_FIRST_STEP = [0] + [1 if t <= 7 else -1 for t in range(1, 14)]
+
+
+def _patched(parent: list[Play], rank: int, pile: int, u: int, d: int) -> list[Play] | None:
+    """``parent`` with its first free play of ``rank`` taken from ``pile`` instead, if that play
+    comes before ``parent`` first plays from ``pile``; else ``None``."""
+    for n, (src, to_up) in enumerate(parent):
+        if src == pile:
+            return None
+        r = u + 1 if to_up else 13 - d
+        if src < 0 and r == rank:
+            return parent[:n] + [(pile, to_up)] + parent[n + 1:]
+        if to_up:
+            u += 1
+        else:
+            d += 1
+    return None
 
 
 # -- the whole position ---------------------------------------------------------------------------
