@@ -451,6 +451,25 @@ def test_every_game_exports_and_imports_its_record(client: TestClient, game: str
     assert copy.json()["position"] == state["position"] and copy.json()["moves_played"] == state["moves_played"]
 
 
+def test_a_move_that_cannot_be_saved_is_not_kept(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amber_patience.store import StoreError
+
+    app = create_app(db)
+    client = TestClient(app)
+    state = new_game(client, "path-36", 8)
+    store = app.state.store
+
+    def disk_full(record: Any) -> None:
+        raise StoreError("disk I/O error")
+
+    monkeypatch.setattr(store, "save_game", disk_full)
+    response = play(client, state, state["legal_moves"][0]["move"])
+    assert response.status_code == 503 and "disk I/O error" in response.json()["detail"]
+    monkeypatch.undo()
+    after = client.get(f"/api/games/{state['id']}").json()
+    assert after["moves_played"] == 0 and after["position"] == state["position"]
+
+
 # -- saved games and server restart -------------------------------------------------------------------
 
 

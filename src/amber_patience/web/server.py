@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
-from ..store import GameRecord, Store
+from ..store import GameRecord, Store, StoreError
 
 #: Largest request body accepted (bytes); larger ones get 413.
 MAX_BODY_BYTES = 256 * 1024
@@ -313,9 +313,13 @@ class GameService:
         old_status = record.status
         record.status = status_of(session.position)
         record.moves = [m.to_json() for m in session.moves]
-        self.store.save_game(record)
-        if old_status == "playing" and record.status != "playing":
-            self.store.record_result(record, record.status == "won", record.elapsed, len(session.moves))
+        try:
+            self.store.save_game(record)
+            if old_status == "playing" and record.status != "playing":
+                self.store.record_result(record, record.status == "won", record.elapsed, len(session.moves))
+        except StoreError as exc:
+            self.cache.pop(record.id, None)  # memory may be ahead of the file: reload from the file next time
+            raise ApiError(503, f"the game could not be saved: {exc}") from None
         self.cache[record.id] = session
         self.cache.move_to_end(record.id)
 
@@ -762,6 +766,10 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
 
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": f"the games database cannot be used: {exc}"}, status_code=503)
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _validation_detail(exc)}, status_code=422)
@@ -917,8 +925,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
     answers for, e.g. the machine's address on the local network when listening on ``0.0.0.0``.
     """
     import uvicorn
-
-    from ..store import StoreError
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
