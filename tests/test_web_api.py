@@ -524,6 +524,27 @@ def test_import_refuses_a_malformed_or_illegal_record(client: TestClient) -> Non
     assert client.get("/api/saved").json() == []
 
 
+def test_a_record_from_a_position_is_imported_and_resumed(db: Path) -> None:
+    from amber_patience.records import write_record
+
+    dealt = get_game("kolvir").deal(14)
+    middle = dealt.play(dealt.legal_moves()[2])
+    moves = middle.legal_moves()[:1]
+    text = write_record(middle, moves)
+    assert "[Position" in text
+    client = TestClient(create_app(db))
+    imported = client.post("/api/records", json={"record": text})
+    assert imported.status_code == 201, imported.text
+    state = imported.json()
+    assert state["position"] == middle.play(moves[0]).to_json() and state["moves_played"] == 1
+    unplayed = client.post("/api/records", json={"record": write_record(middle, [])}).json()
+    assert unplayed["moves_played"] == 0 and unplayed["position"] == middle.to_json()
+    refused = client.post(f"/api/games/{unplayed['id']}/setup", json={"setup": {"Start": "T3 4c"}})
+    assert refused.status_code == 409 and "numbered deal" in refused.json()["detail"]
+    restarted = TestClient(create_app(db)).post(f"/api/games/{state['id']}/restart")  # after a server restart
+    assert restarted.status_code == 200 and restarted.json()["position"] == middle.to_json()
+
+
 # -- rules ----------------------------------------------------------------------------------------------
 
 

@@ -415,8 +415,9 @@ class GameService:
             record = session.record
             if session.moves:
                 raise ApiError(409, "the start cards can only be chosen before the first move")
-            if record.deal is None:
-                raise ApiError(409, "the start cards can only be chosen on a numbered deal")
+            if record.deal is None or record.start is not None:
+                raise ApiError(409, "the start cards can only be chosen on a numbered deal as dealt "
+                                    "(this game starts from a position given in full)")
             start = self._deal(session.game, record.deal, setup)
             record.setup = dict(start.setup)
             session.history = [start]
