@@ -458,3 +458,23 @@ def test_stock_turns_on_a_click(page: Any, server: Server) -> None:
     piles = {p["id"]: p for p in after["position"]["piles"]}
     assert piles[draw["info"]["to"]]["count"] == 1
     assert page.locator(f'#table .card[data-pile="{draw["info"]["to"]}"]').count() == 1
+
+
+def test_new_deal_dialog_with_options_and_number(page: Any, server: Server) -> None:
+    open_game(page, server, "path-36", 1)
+    page.click("#btn-new")
+    page.select_option("#new-game", "pyramid-52")
+    passes = page.locator('#new-options select[data-option="passes"]')
+    passes.select_option(label="3")
+    page.fill("#new-number", "5")
+    page.click("#new-ok")
+    page.wait_for_function("window.amberApp.state.game === 'pyramid-52'")
+    state = state_of(page)
+    assert state["deal"] == 5 and state["options"]["passes"] == 3
+    assert page.locator("#deal-label").text_content() == "Deal #5"
+    assert not page.locator("#dlg-new").is_visible()
+    page.click("#btn-new")
+    page.fill("#new-number", "-3")
+    page.click("#new-ok")
+    page.wait_for_function("document.getElementById('new-error').textContent.length > 0")
+    assert page.locator("#dlg-new").is_visible()

@@ -2,7 +2,7 @@
 
 import { api, ApiError } from "./api.js";
 import { cardName, cardOrder, installDefs, parseCard, patternOf, shortLabel } from "./cards.js";
-import { lang, setLang, t, translatePage } from "./i18n.js";
+import { hasString, lang, setLang, t, translatePage } from "./i18n.js";
 import { Table } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -176,8 +176,7 @@ function wireCancel(dialog) {
 
 function optionLabel(name) {
   const key = `option_${name}`;
-  const s = t(key);
-  return s === key ? name : s;
+  return hasString(key) ? t(key) : name;
 }
 
 function fillNewDialog(selected) {
@@ -206,7 +205,8 @@ function fillOptions() {
     for (const choice of opt.choices) {
       const o = document.createElement("option");
       o.value = JSON.stringify(choice);
-      o.textContent = typeof choice === "boolean" ? (choice ? t("yes") : t("no")) : String(choice);
+      const key = `choice_${choice}`;
+      o.textContent = typeof choice === "boolean" ? (choice ? t("yes") : t("no")) : (hasString(key) ? t(key) : String(choice));
       s.appendChild(o);
     }
     const current = app.state && app.state.game === g.name && app.state.options ? app.state.options[opt.name] : opt.default;

@@ -25,7 +25,8 @@ const STRINGS = {
     serverError: "The server did not answer: {msg}", undone: "Move taken back.", restarted: "Deal restarted.",
     importPaste: "Paste a game record here.", yes: "yes", no: "no", language: "Language", cell: "cell",
     option_passes: "Passes through the stock", option_relaxed: "Relaxed (won when the pyramid is cleared)",
-    option_empty_column: "An empty column takes", tableLabel: "Card table", noMoves: "No legal moves.",
+    option_empty: "An empty column takes", choice_king: "a king", choice_any: "any card", choice_unlimited: "unlimited",
+    tableLabel: "Card table", noMoves: "No legal moves.",
     legal: "{n} legal moves",
   },
   ru: {
@@ -56,7 +57,8 @@ const STRINGS = {
     serverError: "Сервер не ответил: {msg}", undone: "Ход отменён.", restarted: "Раздача начата заново.",
     importPaste: "Вставьте сюда запись партии.", yes: "да", no: "нет", language: "Язык", cell: "ячейка",
     option_passes: "Проходов по колоде", option_relaxed: "Облегчённо (победа, когда пирамида разобрана)",
-    option_empty_column: "Пустой столбец принимает", tableLabel: "Игровой стол", noMoves: "Ходов нет.",
+    option_empty: "Пустой столбец принимает", choice_king: "короля", choice_any: "любую карту",
+    choice_unlimited: "без ограничений", tableLabel: "Игровой стол", noMoves: "Ходов нет.",
     legal: "разрешённых ходов: {n}",
   },
 };

@@ -7,7 +7,7 @@ import { lang, t } from "./i18n.js";
 const ASPECT = 100 / 140; // card width / height
 const GAP_X = 0.08; // between cells, in card widths
 const GAP_Y = 0.07; // between cells, in card heights
-const BLOCK_GAP = 0.42; // between Amber blocks, in card units
+const BLOCK_GAP = 0.32; // between Amber blocks, in card units
 const FAN_DOWN = 0.33; // a face-up card of a column fanned down, in card heights
 const FAN_DOWN_HIDDEN = 0.12;
 const FAN_RIGHT = 0.3;
