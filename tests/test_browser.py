@@ -398,6 +398,7 @@ def test_practice_undo_and_setup_dialog(page: Any, server: Server) -> None:
     page.click("#btn-setup")
     first = page.locator('#setup-fields select[data-start="0"]')
     first.select_option("T5")
+    assert page.locator("#setup-text").input_value().split()[0] == "T5"
     page.fill("#setup-second-cell", "3")
     page.click("#setup-ok")
     page.wait_for_function("window.amberApp.state.position.start_cells[1] === 3")
@@ -478,3 +479,19 @@ def test_new_deal_dialog_with_options_and_number(page: Any, server: Server) -> N
     page.click("#new-ok")
     page.wait_for_function("document.getElementById('new-error').textContent.length > 0")
     assert page.locator("#dlg-new").is_visible()
+
+
+def test_start_cards_typed_as_text(page: Any, server: Server) -> None:
+    open_game(page, server, "kolvir", 12)
+    page.click("#btn-setup")
+    page.fill("#setup-text", "T3 5c T4")
+    page.click("#setup-ok")
+    page.wait_for_function("document.getElementById('setup-error').textContent.length > 0")
+    assert "2 start card" in page.locator("#setup-error").text_content()
+    page.fill("#setup-text", "T3 5c")
+    page.click("#setup-ok")
+    page.wait_for_function("window.amberApp.state.position.cells[0].card === 'T3'")
+    state = state_of(page)
+    assert state["position"]["cells"][state["position"]["start_cells"][1]]["card"] == "5c"
+    assert page.locator('#table .card.start[data-card="T3"]').count() == 1
+    assert page.locator('#table .card.start[data-card="5c"]').count() == 1

@@ -279,6 +279,18 @@ function openSetupDialog() {
     label.append(span, " ", sel);
     box.appendChild(label);
   });
+  const typed = document.createElement("label");
+  const typedSpan = document.createElement("span");
+  typedSpan.textContent = t("typeStart");
+  const typedInput = document.createElement("input");
+  typedInput.id = "setup-text";
+  typedInput.type = "text";
+  typedInput.spellcheck = false;
+  typedInput.autocomplete = "off";
+  typed.append(typedSpan, " ", typedInput);
+  const syncText = () => {
+    typedInput.value = [...box.querySelectorAll("select[data-start]")].map((x) => x.value).join(" ");
+  };
   if (s.game === "arden") {
     const first = box.querySelector('select[data-start="0"]');
     const second = box.querySelector('select[data-start="1"]');
@@ -303,6 +315,9 @@ function openSetupDialog() {
     label.append(span, " ", input);
     box.appendChild(label);
   }
+  box.appendChild(typed);
+  for (const sel of box.querySelectorAll("select[data-start]")) sel.addEventListener("change", syncText);
+  syncText();
   $("setup-error").textContent = "";
   $("dlg-setup").showModal();
 }
@@ -310,8 +325,7 @@ function openSetupDialog() {
 async function submitSetup(e) {
   e.preventDefault();
   const s = app.state;
-  const sels = [...$("setup-fields").querySelectorAll("select[data-start]")];
-  const setup = { Start: sels.map((x) => x.value).join(" ") };
+  const setup = { Start: $("setup-text").value.trim() };
   const second = $("setup-second-cell");
   if (second && Number(second.value) !== s.position.start_cells[1]) setup.SecondStart = String(second.value);
   try {
