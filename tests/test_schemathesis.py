@@ -35,7 +35,7 @@ def _fresh_game_id() -> str:
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=15, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 def test_no_server_errors(case: schemathesis.Case) -> None:
     if case.path_parameters and "game_id" in case.path_parameters:
