@@ -243,7 +243,7 @@ to king and one built down from king to ace.</p>
 <li>Turn the stock one card at a time onto the waste, through as many passes as needed.</li>
 <li>The turned card or the waste top may go onto a Zodiac pile, in suit, one rank up or down (a pile may
 change direction; no ace–king wrap), or into an empty Equator cell.</li>
-<li>An Equator card may go onto a Zodiac pile the same way, or to a foundation.</li>
+<li>An Equator card may go onto a Zodiac pile the same way.</li>
 <li>Zodiac cards never move in phase 1. If a whole pass through the stock places no card, the game is
 lost.</li>
 </ul>
@@ -260,7 +260,7 @@ _RU["zodiac"] = """
 <li>Колода открывается по одной карте в отбой, столько раз подряд, сколько нужно.</li>
 <li>Открытая карта или верхняя карта отбоя может лечь на стопку Зодиака в масть, на одну ступень выше
 или ниже (стопка может менять направление; туз и король не смыкаются), или в пустую ячейку Экватора.</li>
-<li>Карта Экватора может лечь на стопку Зодиака так же или на базовую стопку.</li>
+<li>Карта Экватора может лечь на стопку Зодиака так же.</li>
 <li>Карты Зодиака на первом этапе не двигаются. Если за целый проход колоды не пристроено ни одной
 карты, пасьянс проигран.</li>
 </ul>
@@ -269,12 +269,14 @@ _RU["zodiac"] = """
 стопками Зодиака карты не перекладываются. Победа — когда все 104 карты на базовых стопках.</p>
 """
 _EN["zodiac-only"] = """
-<p>In this version, aces and kings among the 32 dealt cards go straight to the foundations at the deal;
-a Zodiac gap this leaves is filled at once from the stock, an Equator gap stays empty.</p>
+<p>In this version (as in the seed text), aces and kings among the 32 dealt cards go straight to the
+foundations at the deal; a Zodiac gap this leaves is filled at once from the stock, an Equator gap stays
+empty. In phase 1 an Equator card may also go to a foundation.</p>
 """
 _RU["zodiac-only"] = """
-<p>В этом варианте тузы и короли среди 32 сданных карт сразу уходят на базовые стопки; пустое место в
-Зодиаке тут же заполняется из колоды, пустая ячейка Экватора остаётся пустой.</p>
+<p>В этом варианте (как в исходном тексте) тузы и короли среди 32 сданных карт сразу уходят на базовые
+стопки; пустое место в Зодиаке тут же заполняется из колоды, пустая ячейка Экватора остаётся пустой. На
+первом этапе карта Экватора может пойти и на базовую стопку.</p>
 """
 _EN["zodiac-classic"] = """
 <p>Classic rules (Cadogan, 1914; as in PySolFC): nothing goes to a foundation before phase 2, and aces
