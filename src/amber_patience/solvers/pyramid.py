@@ -1,0 +1,367 @@
+"""An exact solver for Pyramid 52 and Pyramid 36, every variant (passes, relaxed), with full knowledge.
+
+The search is a depth-first search over a compact state, four small ints:
+
+* ``pmask``: the removed pyramid slots (bit ``i`` for slot ``i``, in deal order);
+* ``tmask``: the removed cards of the *talon sequence* — the waste from its bottom up, then the
+  stock from its top down, as at the root. Drawing and recycling never change that order: the
+  waste is the part of the sequence before the cursor, the stock the part from it on;
+* ``cursor``: the place in the sequence of the stock top (the length of the sequence when the
+  stock is empty);
+* ``recycles``: how many times the waste may still be turned over (unlimited: not counted).
+
+A set holds every state visited, so the search explores each state at most once (which also
+stops the endless go-round of an unlimited stock); the result is exact: ``won`` with the moves
+(replayed through the rules by :func:`amber_patience.solvers.solve`), or ``lost`` when no state
+reachable from the position is won.
+
+What makes it fast:
+
+* **forced moves**: an available king is removed at once, with no other branch tried (removing it
+  only makes more cards available); so is an available pair of cards that must end up together
+  because one of them has no other possible partner;
+* **a matching bound**: cards are removed in pairs of *complementary ranks* (A+Q, 2+J, …), so every
+  rank class (the cards of two complementary ranks) needs a perfect matching between its two ranks
+  in which each pair could one day be available together: never a pyramid card with a card it
+  covers or that covers it, and, with no recycle left, never two cards of the waste (only its top
+  is available). Relaxed games need only the pyramid cards matched. The bound is checked for every
+  class at the root, then after each move only for the class the move changed. A position that
+  fails it is lost, with no search below it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..games.base import Move, Position
+from ..games.pyramid import DRAW, RECYCLE, PyramidGame, PyramidPosition, Remove
+from . import Solution
+
+#: Recycles left in an unlimited game (never counts down; left out of the state key).
+_UNLIMITED = -1
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class _Tables:
+    """Everything about a position that stays the same below it in the search."""
+
+    n: int  # pyramid slots
+    m: int  # talon sequence length
+    cards: list[Card]  # by location: slots 0..n-1, then talon places n..n+m-1
+    value: list[int]
+    klass: list[int]  # rank class of the location's card; -1 for a king
+    side: list[int]  # 0 for the lower rank of its class, 1 for the higher
+    covers: list[int]  # per slot: mask of the slots resting on it
+    related: list[int]  # per slot: mask of the slots it covers or that cover it (at any depth)
+    classes: list[tuple[list[int], list[int]]]  # per class: locations of its two ranks
+    target: int
+
+
+def _tables(position: PyramidPosition) -> _Tables:
+    game = position.game
+    n = game.size
+    sequence = list(position.waste) + list(position.stock)
+    m = len(sequence)
+    cards: list[Card] = [c if c is not None else sequence[0] if sequence else game.deck.cards[0]
+                         for c in position.pyramid] + sequence
+    value = [game.value(c) for c in cards]
+    target = game.target
+    # Rank classes: pairs of complementary values, numbered by the lower value.
+    lows = sorted({v for v in (game.value(c) for c in game.deck.cards) if v < target - v})
+    class_of = {}
+    for k, low in enumerate(lows):
+        class_of[low] = (k, 0)
+        class_of[target - low] = (k, 1)
+    klass = [class_of.get(v, (-1, 0))[0] for v in value]
+    side = [class_of.get(v, (-1, 0))[1] for v in value]
+    covers = [sum(1 << a for a in game.covers[p]) for p in range(n)]
+    below: list[int] = [0] * n  # slots that cover p, at any depth
+    for p in range(n - 1, -1, -1):
+        for a in game.covers[p]:
+            below[p] |= (1 << a) | below[a]
+    related = [below[p] for p in range(n)]
+    for p in range(n):
+        for q in range(n):
+            if below[p] >> q & 1:
+                related[q] |= 1 << p
+    classes: list[tuple[list[int], list[int]]] = [([], []) for _ in lows]
+    for loc in range(n + m):
+        if loc < n and position.pyramid[loc] is None:
+            continue
+        if klass[loc] >= 0:
+            classes[klass[loc]][side[loc]].append(loc)
+    return _Tables(n, m, cards, value, klass, side, covers, related, classes, target)
+
+
+class _Search:
+    def __init__(self, position: PyramidPosition, deadline: float | None, node_limit: int | None) -> None:
+        game: PyramidGame = position.game
+        self.t = _tables(position)
+        self.relaxed = game.relaxed
+        self.unlimited = game.passes is None
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.pruned = 0
+        self.failed: dict[int, int] = {}
+        t = self.t
+        self.pfull = (1 << t.n) - 1
+        self.tfull = (1 << t.m) - 1
+        self.start_pmask = sum(1 << p for p, c in enumerate(position.pyramid) if c is None)
+        left = position.passes_left
+        self.start_recycles = _UNLIMITED if left is None else left
+        self.start_cursor = len(position.waste)
+        self.moves: list[Move] = []
+
+    # -- the matching bound --------------------------------------------------------------------
+
+    def class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        t = self.t
+        n = t.n
+        lows_all, highs_all = t.classes[k]
+        lows = [x for x in lows_all if not ((pmask >> x) & 1 if x < n else (tmask >> (x - n)) & 1)]
+        highs = [x for x in highs_all if not ((pmask >> x) & 1 if x < n else (tmask >> (x - n)) & 1)]
+        if not self.relaxed and len(lows) != len(highs):
+            return False
+        if not lows and not highs:
+            return True
+        last_pass = recycles == 0
+        related = t.related
+
+        def compatible(a: int, b: int) -> bool:
+            if a < n:
+                return b >= n or not (related[a] >> b) & 1
+            if b < n:
+                return True
+            return not (last_pass and a - n < cursor and b - n < cursor)
+
+        if self.relaxed:
+            return (_cover(lows, highs, compatible, lambda x: x < n)
+                    and _cover(highs, lows, compatible, lambda x: x < n))
+        return _cover(lows, highs, compatible, lambda x: True)
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        t = self.t
+        pmask, tmask, cursor, recycles = self.start_pmask, 0, self.start_cursor, self.start_recycles
+        for k in range(len(t.classes)):
+            if not self.class_ok(k, pmask, tmask, cursor, recycles):
+                self.pruned += 1
+                return False
+        return self.dfs(pmask, tmask, cursor, recycles)
+
+    def score(self, cursor: int, recycles: int) -> int:
+        """How good the stock's state is: a state reaches (by drawing and recycling) every state of
+        lower score with the same cards left, so if it fails they fail too."""
+        return 0 if self.unlimited else recycles * (self.t.m + 1) + self.t.m - cursor
+
+    def dfs(self, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        """Whether the state wins. A node stands for the state and every state that drawing and
+        recycling reach from it: its children are the removals possible anywhere along the stock,
+        each taken at the first chance (the best state for it)."""
+        t = self.t
+        n, m = t.n, t.m
+        if pmask == self.pfull and (self.relaxed or tmask == self.tfull):
+            return True
+        key = pmask << m | tmask
+        score = self.score(cursor, recycles)
+        if self.failed.get(key, -1) >= score:
+            return False
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _OutOfBudget
+        if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
+            raise _OutOfBudget
+
+        value, target, covers = t.value, t.target, t.covers
+        pyramid = [p for p in range(n) if not (pmask >> p) & 1 and covers[p] & pmask == covers[p]]
+        remaining = [i for i in range(m) if not (tmask >> i) & 1]
+        waste = [n + i for i in remaining if i < cursor]
+        stock = [n + i for i in remaining if i >= cursor]
+        waste_top = waste[-1] if waste else -1
+        now = pyramid + [x for x in (waste_top, stock[0] if stock else -1) if x >= 0]
+
+        # Forced: an available king, or a pair of which one card has no other possible partner.
+        for loc in now:
+            if value[loc] == target:
+                return self.child((loc,), 0, cursor, pmask, tmask, cursor, recycles)
+        for i, a in enumerate(now):
+            for b in now[i + 1:]:
+                if value[a] + value[b] == target and (self.only_partner(a, b, pmask, tmask, cursor, recycles)
+                                                     or self.only_partner(b, a, pmask, tmask, cursor, recycles)):
+                    return self.child((a, b), 0, cursor, pmask, tmask, cursor, recycles)
+
+        # Every removal, at its first chance: (pass offset, stock top place).
+        chances: dict[tuple[int, ...], tuple[int, int]] = {}
+        for i, a in enumerate(pyramid):
+            for b in pyramid[i + 1:]:
+                if value[a] + value[b] == target:
+                    chances[a, b] = (0, cursor)
+        partners: dict[int, list[int]] = {}
+        for p in pyramid:
+            partners.setdefault(target - value[p], []).append(p)
+
+        def visit(offset: int, place: int, under: int, top: int) -> None:
+            for x in (under, top):
+                if x >= 0:
+                    if value[x] == target:
+                        chances.setdefault((x,), (offset, place))
+                    for p in partners.get(value[x], ()):
+                        chances.setdefault((p, x), (offset, place))
+            if under >= 0 and top >= 0 and value[under] + value[top] == target:
+                chances.setdefault((under, top), (offset, place))
+
+        under = waste_top
+        if not stock:
+            visit(0, m, under, -1)
+        for x in stock:
+            visit(0, x - n, under, x)
+            if value[x] != target:  # a king is removed when it comes up, never drawn
+                under = x
+        if recycles != 0 and remaining:
+            under = -1
+            for i in remaining:
+                visit(1, i, under, n + i)
+                if value[n + i] != target:
+                    under = n + i
+        for locs, (offset, place) in sorted(chances.items(), key=lambda item: (item[1], -len(item[0]))):
+            if self.child(locs, offset, place, pmask, tmask, cursor, recycles):
+                return True
+        self.failed[key] = score
+        return False
+
+    def child(self, locs: tuple[int, ...], offset: int, place: int,
+              pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        """Draw (and recycle, if ``offset``) until the stock top is at ``place``, remove ``locs``, and
+        search on. A king that comes to the stock top on the way is removed, never drawn."""
+        t = self.t
+        n, m = t.n, t.m
+        value, target, cards, klass = t.value, t.target, t.cards, t.klass
+        steps: list[Move] = []
+        classes = {klass[locs[0]]}
+        if offset:
+            for i in range(cursor, m):
+                if not (tmask >> i) & 1:
+                    if value[n + i] == target:
+                        tmask |= 1 << i
+                        steps.append(Remove((cards[n + i],)))
+                    else:
+                        steps.append(DRAW)
+            steps.append(RECYCLE)
+            if recycles > 0:
+                recycles -= 1
+            cursor = 0
+        last_pass = recycles == 0
+        for i in range(cursor, place):
+            if not (tmask >> i) & 1:
+                if value[n + i] == target:
+                    tmask |= 1 << i
+                    steps.append(Remove((cards[n + i],)))
+                else:
+                    steps.append(DRAW)
+                    if last_pass:
+                        classes.add(klass[n + i])
+        for loc in locs:
+            if loc < n:
+                pmask |= 1 << loc
+            else:
+                tmask |= 1 << (loc - n)
+        rest = ~tmask & self.tfull & ~((1 << place) - 1)
+        cursor = (rest & -rest).bit_length() - 1 if rest else m
+        for k in classes:
+            if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
+                self.pruned += 1
+                return False
+        if not self.dfs(pmask, tmask, cursor, recycles):
+            return False
+        self.moves.append(Remove(tuple(cards[loc] for loc in locs)))
+        self.moves.extend(reversed(steps))
+        return True
+
+    def only_partner(self, a: int, b: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        """Whether ``b`` is the only remaining card that ``a`` could ever be removed with (and ``a`` must go)."""
+        t = self.t
+        n = t.n
+        if self.relaxed and a >= n:
+            return False
+        k = t.klass[a]
+        last_pass = recycles == 0
+        for x in t.classes[k][1 - t.side[a]]:
+            if x == b or ((pmask >> x) & 1 if x < n else (tmask >> (x - n)) & 1):
+                continue
+            if a < n:
+                if x >= n or not (t.related[a] >> x) & 1:
+                    return False
+            elif x < n or not (last_pass and a - n < cursor and x - n < cursor):
+                return False
+        return True
+
+    def try_remove(self, locs: tuple[int, ...], pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        t = self.t
+        n, m = t.n, t.m
+        for loc in locs:
+            if loc < n:
+                pmask |= 1 << loc
+            else:
+                tmask |= 1 << (loc - n)
+        if cursor < m and (tmask >> cursor) & 1:
+            rest = ~tmask & self.tfull & ~((1 << (cursor + 1)) - 1)
+            cursor = (rest & -rest).bit_length() - 1 if rest else m
+        k = t.klass[locs[0]]
+        if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
+            self.pruned += 1
+            return False
+        if self.dfs(pmask, tmask, cursor, recycles):
+            self.moves.append(Remove(tuple(t.cards[loc] for loc in locs)))
+            return True
+        return False
+
+
+def _cover(side_a: list[int], side_b: list[int], compatible: Callable[[int, int], bool],
+           required: Callable[[int], bool]) -> bool:
+    """Whether a matching of ``side_a`` into ``side_b`` covers every required card of ``side_a``."""
+    used_sets = {0}
+    for a in side_a:
+        options = [1 << j for j, b in enumerate(side_b) if compatible(a, b)]
+        grown = {used | bit for used in used_sets for bit in options if not used & bit}
+        if required(a):
+            used_sets = grown
+        else:
+            used_sets |= grown
+        if not used_sets:
+            return False
+    return True
+
+
+def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: int | None = None) -> Solution:
+    """Decide ``position``: ``won`` with a winning line, ``lost`` (proved), or ``unknown`` (budget spent)."""
+    if not isinstance(position, PyramidPosition):
+        raise TypeError(f"the Pyramid solver solves Pyramid positions, not {type(position).__name__}")
+    start = time.monotonic()
+    search = _Search(position, None if time_limit is None else start + time_limit, node_limit)
+    stats: dict[str, Any] = {}
+    try:
+        status = "won" if position.is_won() or search.run() else "lost"
+    except _OutOfBudget:
+        status = "unknown"
+    stats.update(nodes=search.nodes, pruned=search.pruned, seconds=round(time.monotonic() - start, 6))
+    moves = list(reversed(search.moves)) if status == "won" else []
+    return Solution(status, moves, stats)  # type: ignore[arg-type]
+
+
+def first_winnable(game: PyramidGame, n: int, *, limit: int = 10_000, time_limit: float | None = 10.0) -> int | None:
+    """The first deal number at or after ``n`` that the solver proves winnable, within ``limit`` deals
+    (``None`` if none was found there)."""
+    for number in range(n, n + limit):
+        if solve(game.deal(number), time_limit=time_limit).status == "won":
+            return number
+    return None
