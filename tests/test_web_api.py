@@ -548,6 +548,27 @@ def test_a_record_from_a_position_is_imported_and_resumed(db: Path) -> None:
 # -- rules ----------------------------------------------------------------------------------------------
 
 
+def assert_balanced_html(html: str) -> None:
+    from html.parser import HTMLParser
+
+    class Checker(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            self.stack.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:] or 'nothing'}"
+            self.stack.pop()
+
+    checker = Checker()
+    checker.feed(html)
+    assert checker.stack == [], f"unclosed tags: {checker.stack}"
+    assert "<script" not in html.lower()
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_rules_in_both_languages(client: TestClient, lang: str) -> None:
     games = [g["name"] for g in client.get("/api/games").json()]
@@ -558,6 +579,9 @@ def test_rules_in_both_languages(client: TestClient, lang: str) -> None:
         assert body["game"] == name and body["lang"] == lang
         assert body["title"] == get_game(name).title(lang)
         assert "<p>" in body["html"] or "<li>" in body["html"]
+        assert_balanced_html(body["html"])
+        if lang == "ru":  # the Russian text is Russian
+            assert sum("а" <= ch <= "я" for ch in body["html"].lower()) > 100
     assert client.get("/api/rules/nope").status_code == 404
     assert client.get("/api/rules/path", params={"lang": "fr"}).status_code == 422
 
