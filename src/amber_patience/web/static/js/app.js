@@ -50,8 +50,9 @@ function formatTime(seconds) {
 function elapsed() {
   const s = app.state;
   if (!s) return 0;
-  const running = s.status === "playing" && s.started;
-  return s.elapsed_seconds + (running ? (performance.now() - app.fetchedAt) / 1000 : 0);
+  // The server's clock runs from the deal and stops counting a pause longer than ten minutes.
+  const running = s.status === "playing";
+  return s.elapsed_seconds + (running ? Math.min((performance.now() - app.fetchedAt) / 1000, 600) : 0);
 }
 
 function gameTitle(state) {
@@ -551,6 +552,7 @@ function wire() {
     say("restarted");
   }));
   $("btn-undo").addEventListener("click", () => guarded(async () => {
+    stopSolution();
     setState(await api.undo(app.state.id));
     say("undone");
   }));

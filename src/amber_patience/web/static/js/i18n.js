@@ -27,7 +27,7 @@ const STRINGS = {
     option_passes: "Passes through the stock", option_relaxed: "Relaxed (won when the pyramid is cleared)",
     option_empty: "An empty column takes", choice_king: "a king", choice_any: "any card", choice_unlimited: "unlimited",
     tableLabel: "Card table", noMoves: "No legal moves.",
-    legal: "{n} legal moves", typeStart: "Start cards as text (e.g. Rs T11)",
+    legal: "{n} legal moves", dblToRemove: "{card}: double-click to remove it.", typeStart: "Start cards as text (e.g. Rs T11)",
   },
   ru: {
     practice: "Тренировка", moves: "Ходы", time: "Время", inPlace: "На месте", newDeal: "Новая раздача",
@@ -59,7 +59,7 @@ const STRINGS = {
     option_passes: "Проходов по колоде", option_relaxed: "Облегчённо (победа, когда пирамида разобрана)",
     option_empty: "Пустой столбец принимает", choice_king: "короля", choice_any: "любую карту",
     choice_unlimited: "без ограничений", tableLabel: "Игровой стол", noMoves: "Ходов нет.",
-    legal: "разрешённых ходов: {n}", typeStart: "Стартовые карты текстом (например, Rs T11)",
+    legal: "разрешённых ходов: {n}", dblToRemove: "{card}: двойной щелчок убирает карту.", typeStart: "Стартовые карты текстом (например, Rs T11)",
   },
 };
 

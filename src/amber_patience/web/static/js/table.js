@@ -440,6 +440,9 @@ export class Table {
     const cand = it.faceUp ? this.candidates(it.card) : [];
     if (cand.length) {
       this.select(it.key);
+      const name = cardName(it.card, it.pattern, lang());
+      const alone = cand.some((m) => m.info.cards.length === 1 && m.info.to === null);
+      this.handlers.message(alone ? t("dblToRemove", { card: name }) : t("selected", { card: name }));
       return;
     }
     const turn = this.pileMoves(pile)[0];
