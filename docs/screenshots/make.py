@@ -65,7 +65,7 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
-                for game, deal in (("path", 1), ("path-52", 1), ("arden", 1), ("kolvir", 1), ("pattern", 1),
+                for game, deal in (("path", 1), ("path-52", 1), ("path-36", 1), ("arden", 1), ("kolvir", 1), ("pattern", 1),
                                    ("pyramid-52", 3), ("pyramid-36", 3), ("zodiac", 1), ("simplest", 1)):
                     open_game(page, base, game, deal)
                     shoot(page, game)
@@ -83,6 +83,9 @@ def main() -> None:
                 shoot(page, "won")
                 open_game(page, base, "arden", 4)
                 page.click("#btn-lang")
+                page.click("#btn-goal")
+                shoot(page, "russian-goal")
+                page.click("#btn-goal")
                 page.click("#btn-new")
                 shoot(page, "russian-new-game")
                 page.keyboard.press("Escape")
