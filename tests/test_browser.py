@@ -318,6 +318,21 @@ def test_amber_layouts_fit_the_window_without_overlap(chromium: Any, server: Ser
         pg.context.close()
 
 
+def test_layout_is_recomputed_when_the_window_is_resized(chromium: Any, server: Server) -> None:
+    pg = new_page(chromium, 1920, 1080)
+    try:
+        open_game(pg, server, "pattern", 8)
+        wide = max(r - left for _, left, _, r, _ in boxes(pg))
+        pg.set_viewport_size({"width": 1000, "height": 600})
+        pg.wait_for_function("Math.max(...[...document.querySelectorAll('[data-card]')]"
+                             ".map(e => e.getBoundingClientRect().right)) <= 1000")
+        found = boxes(pg)
+        assert all(left >= 0 and right <= 1000 and top >= 0 and bottom <= 600 for _, left, top, right, bottom in found)
+        assert max(r - left for _, left, _, r, _ in found) < wide
+    finally:
+        pg.context.close()
+
+
 def test_hint_highlights_a_legal_move(page: Any, server: Server) -> None:
     state = open_game(page, server, "path-36", 2)
     page.click("#btn-hint")

@@ -106,7 +106,11 @@ function updateBar() {
 function resultText(result) {
   if (!result) return "";
   const parts = [];
-  for (const [k, v] of Object.entries(result)) if (k !== "won") parts.push(`${k.replace(/_/g, " ")}: ${v}`);
+  for (const [k, v] of Object.entries(result)) {
+    if (k === "won") continue;
+    const key = `result_${k}`;
+    parts.push(`${hasString(key) ? t(key) : k.replace(/_/g, " ")}: ${v}`);
+  }
   return parts.join(", ");
 }
 

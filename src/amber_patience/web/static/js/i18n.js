@@ -27,6 +27,9 @@ const STRINGS = {
     option_passes: "Passes through the stock", option_relaxed: "Relaxed (won when the pyramid is cleared)",
     option_empty: "An empty column takes", choice_king: "a king", choice_any: "any card", choice_unlimited: "unlimited",
     tableLabel: "Card table", noMoves: "No legal moves.",
+    result_cards_in_place: "cards in place", result_cards: "cards", result_cards_left: "cards left",
+    result_points_left: "points left", result_pyramid_left: "left in the pyramid", result_foundation_cards: "on the foundations",
+    result_cards_on_foundations: "on the foundations", result_phase: "phase",
     legal: "{n} legal moves", dblToRemove: "{card}: double-click to remove it.", typeStart: "Start cards as text (e.g. Rs T11)",
   },
   ru: {
@@ -59,6 +62,9 @@ const STRINGS = {
     option_passes: "Проходов по колоде", option_relaxed: "Облегчённо (победа, когда пирамида разобрана)",
     option_empty: "Пустой столбец принимает", choice_king: "короля", choice_any: "любую карту",
     choice_unlimited: "без ограничений", tableLabel: "Игровой стол", noMoves: "Ходов нет.",
+    result_cards_in_place: "карт на месте", result_cards: "карт", result_cards_left: "карт осталось",
+    result_points_left: "очков осталось", result_pyramid_left: "осталось в пирамиде", result_foundation_cards: "в домах",
+    result_cards_on_foundations: "в домах", result_phase: "фаза",
     legal: "разрешённых ходов: {n}", dblToRemove: "{card}: двойной щелчок убирает карту.", typeStart: "Стартовые карты текстом (например, Rs T11)",
   },
 };
