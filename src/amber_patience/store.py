@@ -12,8 +12,9 @@ One file (``sqlite3`` from the standard library) holds:
   games apart.
 
 The schema version is SQLite's ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`); a file written by a
-newer version is refused with a clear message rather than misread. Each call opens its own
-connection under a lock, so the store is safe to share between the server's worker threads.
+newer version is refused with a clear message rather than misread. A store keeps one connection
+(WAL journal) and serialises its use with a lock, so it is safe to share between the server's worker
+threads; another process (a second server on the same file) may read and write it too.
 
 The default file lies in the user's data directory (``platformdirs.user_data_dir("amber-patience")``);
 the environment variable ``AMBER_PATIENCE_DB`` or an explicit path (the ``--db`` flag) overrides it.
@@ -134,42 +135,54 @@ class Store:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._memory: sqlite3.Connection | None = None
-        with self._connect() as db:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer Amber Patience (schema {version}; "
-                                 f"this version reads schema {SCHEMA_VERSION} and older)")
-            db.executescript(_SCHEMA)
-            if version < SCHEMA_VERSION:
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        try:
+            with self._connect() as db:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise StoreError(f"{self.path} was written by a newer Amber Patience (schema {version}; "
+                                     f"this version reads schema {SCHEMA_VERSION} and older)")
+                db.executescript(_SCHEMA)
+                if version < SCHEMA_VERSION:
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except StoreError:
+            self.close()
+            raise
+
+    def _open(self) -> sqlite3.Connection:
+        """The store's one connection (opened on first use), shared by all threads under the lock."""
+        if self._db is None:
+            memory = str(self.path) == ":memory:"
+            try:
+                db = sqlite3.connect(":memory:" if memory else self.path, timeout=10, check_same_thread=False)
+                db.row_factory = sqlite3.Row
+                if not memory:
+                    db.execute("PRAGMA journal_mode = WAL")  # readers (another server) do not wait for a writer
+                    db.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against crashes, no fsync per move
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+            self._db = db
+        return self._db
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection inside the lock; commits on success, rolls back on error."""
+        """The connection inside the lock, in a transaction: committed on success, rolled back on error."""
         with self._lock:
-            if str(self.path) == ":memory:":
-                if self._memory is None:
-                    self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-                db = self._memory
-                close = False
-            else:
-                try:
-                    db = sqlite3.connect(self.path, timeout=10)
-                except sqlite3.Error as exc:
-                    raise StoreError(f"cannot open the database {self.path}: {exc}") from exc
-                close = True
-            db.row_factory = sqlite3.Row
+            db = self._open()
             try:
                 with db:
                     yield db
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"database {self.path}: {exc}") from exc
-            finally:
-                if close:
-                    db.close()
+            except sqlite3.Error as exc:
+                raise StoreError(f"database {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the connection (the store opens it again if used afterwards)."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     @property
     def schema_version(self) -> int:

@@ -214,6 +214,14 @@ class Session:
     def start(self) -> Position:
         return self.history[0]
 
+    def legal_moves(self) -> list[Move]:
+        """The current position's legal moves (computed once per position)."""
+        cached = self.__dict__.get("_legal")
+        if cached is None or cached[0] is not self.position:
+            cached = (self.position, self.position.legal_moves())
+            self.__dict__["_legal"] = cached
+        return cached[1]
+
 
 def status_of(position: Position) -> str:
     if position.is_won():
@@ -328,7 +336,7 @@ class GameService:
     def state(self, session: Session) -> dict[str, Any]:
         record, game, position = session.record, session.game, session.position
         status = record.status
-        legal = position.legal_moves() if status == "playing" else []
+        legal = session.legal_moves() if status == "playing" else []
         return {
             "id": record.id, "game": game.name, "title": _titles(game), "family": game.family,
             "options": dict(game.options), "deal": record.deal, "practice": record.practice, "status": status,
