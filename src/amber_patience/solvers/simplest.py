@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Generator, Iterator
+from functools import lru_cache
 
 from ..cards import FRENCH_52, SUITS, Card
 from ..games.base import Move
@@ -53,6 +55,9 @@ _OTHER_COLOUR = tuple(tuple(j for j in range(4) if SUITS[j].is_red != SUITS[i].i
 _FITS = tuple(tuple(_RANK[a] == _RANK[b] - 1 and _RED[a] != _RED[b] for b in range(52)) for a in range(52))
 _KING = 12
 _BYTE = tuple(bytes((i,)) for i in range(52))
+#: ``_CHILDREN[b]``: the cards that may go on card ``b`` in a column (never an ace: it would only go
+#: on to its foundation, which is always open to it).
+_CHILDREN = tuple(tuple(a for a in range(52) if _FITS[a][b] and _RANK[a] > 0) for b in range(52))
 
 # Where a solver move takes a card from / to.
 COL, CELL, STOCK, FOUND = 0, 1, 2, 3
@@ -78,33 +83,29 @@ def _auto(cols: list[bytes], cells: list[int], stock: int, found: list[int], pat
     changed = True
     while changed:
         changed = False
-        for i, col in enumerate(cols):
-            while col:
-                c = col[-1]
-                if _RANK[c] == found[_SUIT[c]] and _safe(c, found):
-                    found[_SUIT[c]] += 1
-                    col = col[:-1]
-                    path.append((c, COL, i, FOUND, 0))
-                    changed = True
-                else:
-                    break
-            cols[i] = col
-        for c in list(cells):
-            if _RANK[c] == found[_SUIT[c]] and _safe(c, found):
-                found[_SUIT[c]] += 1
+        for s in range(4):
+            f = found[s]
+            if f == 13:
+                continue
+            c = s * 13 + f
+            if not _safe(c, found):
+                continue
+            if stock >> c & 1:
+                stock &= ~(1 << c)
+                path.append((c, STOCK, 0, FOUND, 0))
+            elif c in cells:
                 cells.remove(c)
                 path.append((c, CELL, 0, FOUND, 0))
-                changed = True
-        for s in range(4):
-            while found[s] < 13:
-                c = s * 13 + found[s]
-                if stock >> c & 1 and _safe(c, found):
-                    stock &= ~(1 << c)
-                    found[s] += 1
-                    path.append((c, STOCK, 0, FOUND, 0))
-                    changed = True
+            else:
+                for i, col in enumerate(cols):
+                    if col and col[-1] == c:
+                        cols[i] = col[:-1]
+                        path.append((c, COL, i, FOUND, 0))
+                        break
                 else:
-                    break
+                    continue
+            found[s] += 1
+            changed = True
     return stock
 
 
@@ -142,44 +143,53 @@ def _key(state: State) -> bytes:
 def _moves(state: State, empty_any: bool) -> list[SolverMove]:
     """The moves worth trying (see the module doc for those left out)."""
     cols, cells, stock, found = state
-    stock_cards = [c for c in range(52) if stock >> c & 1]
-    tops = [(i, col[-1]) for i, col in enumerate(cols) if col]
-    empty = next((i for i, col in enumerate(cols) if not col), -1)
+    stock_cards = []
+    m = stock
+    while m:
+        low = m & -m
+        stock_cards.append(low.bit_length() - 1)
+        m ^= low
+    top_at = {col[-1]: i for i, col in enumerate(cols) if col}
     moves: list[SolverMove] = []
-    for i, c in tops:
-        if _RANK[c] == found[_SUIT[c]]:
-            moves.append((c, COL, i, FOUND, 0))
-    for c in cells:
-        if _RANK[c] == found[_SUIT[c]]:
-            moves.append((c, CELL, 0, FOUND, 0))
-    for c in stock_cards:
-        if _RANK[c] == found[_SUIT[c]]:
-            moves.append((c, STOCK, 0, FOUND, 0))
-    fits = _FITS
-    for j, target in tops:
-        for i, c in tops:
-            if i != j and fits[c][target]:
-                moves.append((c, COL, i, COL, j))
-        for c in cells:
-            if fits[c][target]:
+    for s in range(4):
+        if found[s] < 13:
+            c = s * 13 + found[s]
+            if c in top_at:
+                moves.append((c, COL, top_at[c], FOUND, 0))
+            elif c in cells:
+                moves.append((c, CELL, 0, FOUND, 0))
+            elif stock >> c & 1:
+                moves.append((c, STOCK, 0, FOUND, 0))
+    for target, j in top_at.items():
+        for c in _CHILDREN[target]:
+            if c in top_at:
+                moves.append((c, COL, top_at[c], COL, j))
+            elif c in cells:
                 moves.append((c, CELL, 0, COL, j))
-        for c in stock_cards:
-            if fits[c][target]:
+            elif stock >> c & 1:
                 moves.append((c, STOCK, 0, COL, j))
+    empty = next((i for i, col in enumerate(cols) if not col), -1)
     if empty >= 0:
         for c in cells:
             if empty_any or _RANK[c] == _KING:
                 moves.append((c, CELL, 0, COL, empty))
-        for i, c in tops:
-            if len(cols[i]) > 1 and (empty_any or _RANK[c] == _KING):
+        for c, i in top_at.items():
+            if len(cols[i]) > 1 and _RANK[c] and (empty_any or _RANK[c] == _KING):
                 moves.append((c, COL, i, COL, empty))
         for c in stock_cards:
             if empty_any or _RANK[c] == _KING:
                 moves.append((c, STOCK, 0, COL, empty))
     if len(cells) < 4:
-        for i, c in tops:
+        for c, i in top_at.items():
             moves.append((c, COL, i, CELL, 0))
     return moves
+
+
+@lru_cache(maxsize=1 << 16)
+def _disorder(col: bytes) -> int:
+    """The cards of a column that lie on a card they do not build on."""
+    fits = _FITS
+    return sum(1 for k in range(1, len(col)) if not fits[col[k]][col[k - 1]])
 
 
 def _score(state: State) -> int:
@@ -197,12 +207,7 @@ def _score(state: State) -> int:
                 if k >= 0:
                     depth += len(col) - 1 - k
                     break
-    disorder = 0
-    fits = _FITS
-    for col in cols:
-        for k in range(1, len(col)):
-            if not fits[col[k]][col[k - 1]]:
-                disorder += 1
+    disorder = sum(map(_disorder, cols))
     return 5 * sum(found) - 2 * depth - len(cells) - disorder
 
 
@@ -221,28 +226,23 @@ def initial_state(position: SimplestPosition) -> tuple[State, list[SolverMove]]:
     return (tuple(cols), bytes(cells), stock, tuple(found)), path
 
 
-#: A search node: its parent node and the solver moves that led to it from there.
+#: A search node of the best-first search: its parent node and the solver moves from there to it.
 _Node = tuple[object, list[SolverMove]]
+#: How many new states a search strand visits before handing over to the other.
+CHUNK = 256
+#: A search strand: yields how many new states it visited since it last yielded; returns the solver
+#: moves of a win, or ``None`` when it has visited every reachable state without finding one.
+_Strand = Generator[int, None, list[SolverMove] | None]
 
 
-def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
-           node_limit: int | None = None) -> tuple[str, list[SolverMove], dict[str, object]]:
-    """Best-first search over every reachable state: (status, solver moves of a win or [], stats).
-
-    Every state is expanded at most once, so when the queue runs dry no state reachable from the
-    start is a win: the position is lost."""
-    start = time.perf_counter()
-    empty_any = position.game.empty == "any"
-    state, first = initial_state(position)
+def _best_first(state: State, first: list[SolverMove], empty_any: bool) -> _Strand:
+    """Best-first search (:func:`_score`, newest first among equals); every state expanded once."""
     root: _Node = (None, first)
-    nodes = 0
-    status = "lost"
-    found_node: _Node | None = root if sum(state[3]) == 52 else None
     seen = {_key(state)}
     heap: list[tuple[int, int, State, _Node]] = [(-_score(state), 0, state, root)]
-    deadline = None if time_limit is None else start + time_limit
     count = 0
-    while heap and found_node is None:
+    new = 0
+    while heap:
         _, _, state, node = heapq.heappop(heap)
         for move in _moves(state, empty_any):
             child, path = _apply(state, move)
@@ -250,29 +250,100 @@ def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
             if key in seen:
                 continue
             seen.add(key)
-            nodes += 1
             child_node: _Node = (node, path)
             if sum(child[3]) == 52:
-                found_node = child_node
-                break
+                return _unwind(child_node)
             count -= 1
             heapq.heappush(heap, (-_score(child), count, child, child_node))
-        if found_node is None and ((node_limit is not None and nodes >= node_limit)
-                                   or (deadline is not None and time.perf_counter() > deadline)):
-            status = "unknown"
-            break
-    stats: dict[str, object] = {"nodes": nodes, "seconds": time.perf_counter() - start}
-    if found_node is None:
-        return status, [], stats
+            new += 1
+        if new >= CHUNK:
+            yield new
+            new = 0
+    yield new
+    return None
+
+
+def _unwind(node: _Node) -> list[SolverMove]:
     paths: list[list[SolverMove]] = []
-    walk: _Node | None = found_node
+    walk: _Node | None = node
     while walk is not None:
         parent, path = walk
         paths.append(path)
         walk = parent  # type: ignore[assignment]
-    solver_moves = [m for path in reversed(paths) for m in path]
-    stats["solver_moves"] = len(solver_moves)
-    return "won", solver_moves, stats
+    return [m for path in reversed(paths) for m in path]
+
+
+def _depth_first(state: State, first: list[SolverMove], empty_any: bool) -> _Strand:
+    """Depth-first search in the order of :func:`_moves`; every state visited once."""
+    seen = {_key(state)}
+    stack: list[tuple[State, Iterator[SolverMove], list[SolverMove]]] = [
+        (state, iter(_moves(state, empty_any)), first)]
+    new = 0
+    while stack:
+        state, moves, _ = stack[-1]
+        move = next(moves, None)
+        if move is None:
+            stack.pop()
+            continue
+        child, path = _apply(state, move)
+        key = _key(child)
+        if key in seen:
+            continue
+        seen.add(key)
+        if sum(child[3]) == 52:
+            return [m for _, _, p in stack for m in p] + path
+        stack.append((child, iter(_moves(child, empty_any)), path))
+        new += 1
+        if new >= CHUNK:
+            yield new
+            new = 0
+    yield new
+    return None
+
+
+def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
+           node_limit: int | None = None) -> tuple[str, list[SolverMove], dict[str, object]]:
+    """Decide ``position``: (status, solver moves of a win or [], stats).
+
+    Two complete searches take turns, :data:`CHUNK` new states at a time: a best-first search
+    (finds most wins fastest) and a depth-first one (finds the wins that mislead the best-first
+    score). Each visits every reachable state at most once, so when either has visited them all
+    without a win, the position is lost. ``nodes`` counts the states visited by both."""
+    start = time.perf_counter()
+    empty_any = position.game.empty == "any"
+    state, first = initial_state(position)
+    stats: dict[str, object] = {}
+    if sum(state[3]) == 52:
+        stats.update(nodes=0, seconds=time.perf_counter() - start, solver_moves=len(first))
+        return "won", first, stats
+    strands = [_best_first(state, first, empty_any), _depth_first(state, first, empty_any)]
+    nodes = 0
+    deadline = None if time_limit is None else start + time_limit
+    status = "unknown"
+    moves: list[SolverMove] = []
+    turn = 0
+    while True:
+        strand = strands[turn % 2]
+        turn += 1
+        try:
+            nodes += next(strand)
+        except StopIteration as stop:
+            if stop.value is None:
+                status = "lost"
+            else:
+                status, moves = "won", stop.value
+                stats["found_by"] = "best-first" if strand is strands[0] else "depth-first"
+            break
+        if node_limit is not None and nodes >= node_limit:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    for strand in strands:
+        strand.close()
+    stats.update(nodes=nodes, seconds=time.perf_counter() - start)
+    if status == "won":
+        stats["solver_moves"] = len(moves)
+    return status, moves, stats
 
 
 def to_game_moves(position: SimplestPosition, solver_moves: list[SolverMove]) -> list[Move]:
