@@ -33,6 +33,7 @@ turns of the waste, transfers), and :func:`amber_patience.solvers.solve` replays
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -221,6 +222,9 @@ class _SuitSearch:
         self.exact = False
         self.impossible = False
         self.goal = 0
+        self.runs = 0
+        #: The order in which the current run takes the piles (indices into ``base``).
+        self.order = list(range(len(piles)))
         self.free0 = free
 
     def plan(self, piles: Sequence[tuple[int, ...]], u: int | None = None, d: int | None = None,
@@ -279,8 +283,10 @@ class _SuitSearch:
             if total - i - j >= best:
                 break
             if (i, j) == (0, 0) or self.feasible(piles, self.u + i, self.d + j):
-                self.best = SuitPlan([list(p[len(b):]) for p, b in zip(piles, self.base, strict=True)], i, j,
-                                     total - i - j)
+                extensions: list[list[int]] = [[] for _ in piles]
+                for pos, original in enumerate(self.order):
+                    extensions[original] = list(piles[pos][len(self.base[original]):])
+                self.best = SuitPlan(extensions, i, j, total - i - j)
                 if self.best.leftover <= self.goal:
                     raise _Done
                 return
@@ -331,19 +337,25 @@ class _SuitSearch:
         if self.exact:
             return
         self.goal = goal
+        # every run after the first takes the piles in another order, for variety
+        self.runs += 1
+        self.order = list(range(len(self.base)))
+        if self.runs > 1:
+            random.Random(self.runs).shuffle(self.order)
+        base = [self.base[i] for i in self.order]
         try:
             if self.best is None:
-                if not self.feasible(self.base):
+                if not self.feasible(base):
                     self.exact = self.impossible = True
                     return
-                self.evaluate(list(self.base), list(self.free0))
+                self.evaluate(list(base), list(self.free0))
             assert self.best is not None
             if self.best.leftover <= goal:
                 return
             if self.extendable:
-                root = self.plan(self.base)
+                root = self.plan(base)
                 assert root is not None
-                self.search(0, list(self.base), list(self.free0), root)
+                self.search(0, list(base), list(self.free0), root)
             self.exact = True
         except _Done:
             self.exact = self.best is not None and self.best.leftover == 0
