@@ -510,3 +510,26 @@ def test_start_cards_typed_as_text(page: Any, server: Server) -> None:
     assert state["position"]["cells"][state["position"]["start_cells"][1]]["card"] == "5c"
     assert page.locator('#table .card.start[data-card="T3"]').count() == 1
     assert page.locator('#table .card.start[data-card="5c"]').count() == 1
+
+
+def deal_with_foundation_move(name: str) -> tuple[int, dict[str, Any]]:
+    """The first deal of ``name`` whose first position can send a card to a foundation."""
+    game = get_game(name)
+    for number in range(1, 500):
+        position = game.deal(number)
+        kinds = {p["id"]: p["kind"] for p in position.to_json()["piles"]}
+        for move in position.legal_moves():
+            info = position.move_info(move)
+            if len(info["cards"]) == 1 and info["to"] and kinds.get(info["to"]) == "foundation":
+                return number, info
+    raise AssertionError(f"no {name} deal from 1 to 499 has a move to a foundation at the start")
+
+
+@pytest.mark.parametrize("game", ["simplest", "zodiac"])
+def test_double_click_sends_a_card_to_its_foundation(page: Any, server: Server, game: str) -> None:
+    number, info = deal_with_foundation_move(game)
+    open_game(page, server, game, number)
+    page.dblclick(card_selector(info["cards"][0], info["from"][0]))
+    state = wait_moves(page, 1)
+    piles = {p["id"]: p for p in state["position"]["piles"]}
+    assert piles[info["to"]]["cards"][-1]["card"] == info["cards"][0]

@@ -349,8 +349,11 @@ export class Table {
         if (slot) out.push(slot);
       }
     }
-    for (const m of this.candidates(it.card)) {
-      for (const c of m.info.cards) if (c !== it.card && this.elements.get(c)) out.push(this.elements.get(c));
+    for (const m of this.candidates(it)) {
+      m.info.cards.forEach((c, i) => {
+        const other = c !== it.card && this.elementOfPileCard(c, m.info.from[i]);
+        if (other) out.push(other);
+      });
       if (m.info.to) {
         const slot = this.slotOf(m.info.to);
         if (slot) out.push(slot);
@@ -376,15 +379,26 @@ export class Table {
 
   /** The move that a selected card `s` makes when put on `pile` (or paired with card `other`). */
   moveFor(s, pile, other = null) {
-    const pair = other && this.moves.find((m) => m.info.cards.includes(s.card) && m.info.cards.includes(other));
-    const onto = this.moves.find((m) => m.info.cards.includes(s.card) && m.info.to === pile);
+    const mine = this.candidates(s);
+    const pair = other && mine.find((m) => m.info.cards.includes(other));
+    const onto = mine.find((m) => m.info.to === pile);
     const turn = s.top && this.pileMoves(s.pile).find((m) => m.info.to === pile);
     return pair || onto || turn || null;
   }
 
-  candidates(card) {
-    if (!card) return [];
-    return this.moves.filter((m) => m.info && (m.info.cards || []).includes(card));
+  /** The legal moves that take this card (the card in this pile: Zodiac has two of each). */
+  candidates(it) {
+    if (!it || !it.card) return [];
+    return this.moves.filter((m) => m.info && (m.info.cards || []).some((c, i) => c === it.card
+      && (!m.info.from || m.info.from[i] === undefined || m.info.from[i] === it.pile)));
+  }
+
+  /** The element of `card` in `pile` (or anywhere when the pile is not given). */
+  elementOfPileCard(card, pile) {
+    for (const e of this.elements.values()) {
+      if (e._item.card === card && (pile === undefined || e._item.pile === pile)) return e;
+    }
+    return this.elements.get(card) || null;
   }
 
   async play(move) {
@@ -437,7 +451,7 @@ export class Table {
       if (m) return this.play(m.move);
       this.cancel();
     }
-    const cand = it.faceUp ? this.candidates(it.card) : [];
+    const cand = it.faceUp ? this.candidates(it) : [];
     if (cand.length) {
       this.select(it.key);
       const name = cardName(it.card, it.pattern, lang());
@@ -470,8 +484,7 @@ export class Table {
   onDoubleClick(e) {
     const el = e.target.closest(".card");
     if (!el || this.isAmber || !el._item.faceUp) return;
-    const card = el._item.card;
-    const mine = this.candidates(card);
+    const mine = this.candidates(el._item);
     const m = mine.find((x) => x.info.cards.length === 1 && x.info.to && this.pileKind(x.info.to) === "foundation")
       || mine.find((x) => x.info.to && this.pileKind(x.info.to) === "foundation")
       || mine.find((x) => x.info.cards.length === 1 && x.info.to === null)
@@ -507,7 +520,7 @@ export class Table {
     if (this.isAmber && hint.move && hint.move.swap) {
       for (const c of hint.move.swap) marked.push(this.elementOfCell(c));
     } else if (hint.info) {
-      for (const c of hint.info.cards || []) marked.push(this.elements.get(c));
+      (hint.info.cards || []).forEach((c, i) => marked.push(this.elementOfPileCard(c, (hint.info.from || [])[i])));
       if (hint.info.to) marked.push(this.topOf(hint.info.to) || this.slotOf(hint.info.to));
       if (!(hint.info.cards || []).length) for (const p of hint.info.from || []) marked.push(this.topOf(p) || this.slotOf(p));
     }
