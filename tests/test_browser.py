@@ -533,3 +533,14 @@ def test_double_click_sends_a_card_to_its_foundation(page: Any, server: Server, 
     state = wait_moves(page, 1)
     piles = {p["id"]: p for p in state["position"]["piles"]}
     assert piles[info["to"]]["cards"][-1]["card"] == info["cards"][0]
+
+
+def test_abandoning_the_current_game_deals_a_new_one(page: Any, server: Server) -> None:
+    first = open_game(page, server, "kolvir", 13)
+    page.click("#more-menu summary")
+    page.click("#btn-saved")
+    page.click(f'#saved-table button[data-abandon="{first["id"]}"]')
+    page.wait_for_function(f"window.amberApp.state.id !== {json.dumps(first['id'])}")
+    assert state_of(page)["game"] == "kolvir"
+    assert first["id"] not in {g["id"] for g in server.get("/api/saved")}
+    page.wait_for_selector(f'#saved-table button[data-resume="{state_of(page)["id"]}"]')

@@ -425,8 +425,15 @@ async function openSaved() {
     const drop = document.createElement("button");
     drop.type = "button";
     drop.textContent = t("abandon");
+    drop.dataset.abandon = r.id;
     drop.addEventListener("click", async () => {
-      if ((await guarded(() => api.abandon(r.id))) !== null) openSaved();
+      if ((await guarded(() => api.abandon(r.id))) === null) return;
+      if (app.state && app.state.id === r.id) {
+        localStorage.removeItem("amber-game");
+        await guarded(() => newGame({ game: app.state.game, number: null, winnable: false,
+          options: app.state.options || {}, practice: app.state.practice }));
+      }
+      openSaved();
     });
     span.append(resume, drop);
     return [titleOf(r.game), r.deal ?? "—", r.moves_played, String(r.updated || "").replace("T", " ").slice(0, 19), span];
