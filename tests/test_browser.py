@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api
 
 from amber_patience.games import get_game
 from amber_patience.games.base import IllegalMoveError
 
 pytestmark = pytest.mark.browser
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
