@@ -7,7 +7,9 @@ stopping at a 404. The solver time limits are tiny so that the run stays short.
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,7 +21,9 @@ from schemathesis.checks import not_a_server_error
 from amber_patience.games import GAME_NAMES
 from amber_patience.web.server import create_app
 
-_DB = Path(tempfile.mkdtemp(prefix="amber-schemathesis-")) / "games.sqlite3"
+_DIR = Path(tempfile.mkdtemp(prefix="amber-schemathesis-"))
+atexit.register(shutil.rmtree, _DIR, ignore_errors=True)
+_DB = _DIR / "games.sqlite3"
 app = create_app(_DB, hint_seconds=0.05, solution_seconds=0.2, winnable_seconds=0.3)
 _client = TestClient(app)
 _games = itertools.cycle([name for name in ("path-36", "kolvir", "pyramid-36", "zodiac", "simplest")

@@ -348,6 +348,12 @@ def test_a_running_solver_does_not_hold_up_other_requests(db: Path, monkeypatch:
         # The solver is now running (and waiting): the server still answers.
         assert client.get("/api/stats").status_code == 200
         assert play(client, state, state["legal_moves"][0]["move"]).status_code == 200
+        # With every solver slot taken, another solver request is told so instead of piling up.
+        service = client.app.state.service  # type: ignore[attr-defined]
+        service.solver_wait = 0.2
+        with service.solver_slot():
+            busy = client.get(f"/api/games/{state['id']}/hint")
+        assert busy.status_code == 503 and "busy" in busy.json()["detail"]
         release.set()
         worker.join(60)
     assert answers["solution"].status_code == 200

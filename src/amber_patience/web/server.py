@@ -27,7 +27,8 @@ import threading
 import time
 import webbrowser
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +54,8 @@ RANDOM_DEALS = 1_000_000
 IDLE_SECONDS = 600.0
 #: Games kept in memory (the rest are rebuilt from the store when asked for).
 CACHE_SIZE = 64
+#: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
+SOLVER_SLOTS = 2
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -263,6 +266,19 @@ class GameService:
         self.cache: OrderedDict[str, Session] = OrderedDict()
         #: The wall clock (Unix seconds); tests may replace it.
         self.clock: Callable[[], float] = time.time
+        self._solvers = threading.BoundedSemaphore(SOLVER_SLOTS)
+        #: How long a solver request waits for a free slot before it is answered 503.
+        self.solver_wait = solution_seconds + 5.0
+
+    @contextmanager
+    def solver_slot(self) -> Iterator[None]:
+        """One of the :data:`SOLVER_SLOTS` places for a running solver; 503 if none frees up in time."""
+        if not self._solvers.acquire(timeout=self.solver_wait):
+            raise ApiError(503, "the solver is busy with other requests; try again in a moment")
+        try:
+            yield
+        finally:
+            self._solvers.release()
 
     # -- loading and saving ---------------------------------------------------------------------------
 
@@ -378,7 +394,9 @@ class GameService:
             if left <= 0 and tried:
                 break
             try:
-                solution = solvers.solve(self._deal(game, n, None), time_limit=max(min(left, 5.0), 0.05))
+                dealt = self._deal(game, n, None)
+                with self.solver_slot():
+                    solution = solvers.solve(dealt, time_limit=max(min(left, 5.0), 0.05))
             except ModuleNotFoundError:
                 raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
                                     "untick 'winnable'") from None
@@ -844,11 +862,14 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
         if status != "playing":
             raise ApiError(409, f"the game is over ({status}): no hint")
         try:
-            move = solvers.hint(position, time_limit=service.hint_seconds)
+            with service.solver_slot():
+                move = solvers.hint(position, time_limit=service.hint_seconds)
         except ModuleNotFoundError:
             raise ApiError(404, "no winning move found: this game has no solver yet") from None
         except solvers.SolutionError as exc:
             raise ApiError(404, f"no winning move found (the solver's line was refused by the rules: {exc})") from None
+        except ApiError:
+            raise
         except Exception as exc:  # a solver bug must not cost the player the game: say so, log it
             log.exception("the %s solver failed on a hint", position.game.name)
             raise ApiError(404, f"no winning move found (the solver failed: {type(exc).__name__}: {exc})") from None
@@ -866,11 +887,14 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
         if status != "playing":
             return {"status": status, "moves": [], "detail": f"the game is over ({status})"}
         try:
-            found = solvers.solve(position, time_limit=service.solution_seconds)
+            with service.solver_slot():
+                found = solvers.solve(position, time_limit=service.solution_seconds)
         except ModuleNotFoundError:
             return {"status": "unknown", "moves": [], "detail": "this game has no solver yet"}
         except solvers.SolutionError as exc:
             return {"status": "unknown", "moves": [], "detail": f"the solver's line was refused by the rules: {exc}"}
+        except ApiError:
+            raise
         except Exception as exc:  # a solver bug: say so, log it
             log.exception("the %s solver failed on a solution", position.game.name)
             return {"status": "unknown", "moves": [], "detail": f"the solver failed: {type(exc).__name__}: {exc}"}
