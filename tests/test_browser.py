@@ -234,6 +234,7 @@ def test_card_labels_are_the_cards_full_names(page: Any, server: Server) -> None
 
 def test_illegal_amber_swap_is_refused_with_the_rules_reason(page: Any, server: Server) -> None:
     state = open_game(page, server, "arden", 1)
+    assert not page.locator("#btn-undo").is_visible()  # Amber rules forbid undo outside practice
     legal = {tuple(m["move"]["swap"]) for m in state["legal_moves"]}
     starts = set(state["position"]["start_cells"])
     a, b = next((a, b) for a in range(78) for b in range(a + 1, 78)
