@@ -544,3 +544,18 @@ def test_abandoning_the_current_game_deals_a_new_one(page: Any, server: Server) 
     assert state_of(page)["game"] == "kolvir"
     assert first["id"] not in {g["id"] for g in server.get("/api/saved")}
     page.wait_for_selector(f'#saved-table button[data-resume="{state_of(page)["id"]}"]')
+
+
+@pytest.mark.parametrize("game", ["path-52", "path-36"])
+def test_french_card_labels_are_the_cards_full_names(page: Any, server: Server, game: str) -> None:
+    deck = get_game(game).deck
+    open_game(page, server, game, 2)
+    for lang in ("en", "ru"):
+        if lang == "ru":
+            page.click("#btn-lang")
+            page.wait_for_function("document.documentElement.lang === 'ru'")
+        labels = page.evaluate("[...document.querySelectorAll('#table [data-card]')]"
+                               ".map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+        assert len(labels) == len(deck.cards)
+        for notation, label in labels:
+            assert label == deck.parse(notation).name(lang)
