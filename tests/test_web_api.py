@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -653,6 +654,43 @@ def test_big_bodies_are_refused(client: TestClient) -> None:
 
     streamed = client.post("/api/records", content=chunks(), headers={"content-type": "application/json"})
     assert streamed.status_code == 413
+
+
+def test_serve_runs_uvicorn_prints_its_address_and_checks_the_real_port(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    import httpx
+
+    code = ("import sys; from amber_patience.web.server import serve; "
+            "serve(port=0, open_browser=False, db_path=sys.argv[1])")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "served.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
+        port = int(match.group(1))
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(timeout=10) as http:
+            games = None
+            for _ in range(50):  # the socket is bound before the line is printed; uvicorn may still be starting
+                try:
+                    games = http.get(f"{base}/api/games")
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            assert games is not None and games.status_code == 200
+            assert http.get(f"{base}/api/stats", headers={"host": f"localhost:{port}"}).status_code == 200
+            assert http.get(f"{base}/api/stats", headers={"host": f"localhost:{port + 1}"}).status_code == 403
+            created = http.post(f"{base}/api/games", json={"game": "path-36", "number": 1},
+                                headers={"origin": f"http://localhost:{port}"})
+            assert created.status_code == 201
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def test_front_page_is_served(client: TestClient) -> None:
