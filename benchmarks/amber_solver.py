@@ -1,0 +1,100 @@
+"""Benchmark of the Amber solver: per layout, share of deals won, seconds and length / lower bound.
+
+    python benchmarks/amber_solver.py [--layouts path path-36 ...] [--deals 1-50] [--time-limit 30]
+    python benchmarks/amber_solver.py --deals 1-3          # quick smoke run
+
+Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
+Targets (issue 3): 100% won; median <= 1 s and 95th percentile <= 5 s per deal; median
+length <= 2 x the lower bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import GAMES
+from amber_patience.solvers import solve
+
+
+def parse_range(text: str) -> list[int]:
+    """``"1-50"`` or ``"7"`` or ``"1,4,9"`` -> deal numbers."""
+    deals: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            if not (lo.strip().isdigit() and hi.strip().isdigit()) or int(lo) > int(hi):
+                raise argparse.ArgumentTypeError(f"{part!r} is not a range like 1-50")
+            deals.extend(range(int(lo), int(hi) + 1))
+        elif part.strip().isdigit():
+            deals.append(int(part))
+        else:
+            raise argparse.ArgumentTypeError(f"{part!r} is not a deal number")
+    return deals
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by the nearest-rank method."""
+    ordered = sorted(values)
+    rank = max(1, int(-(-q * len(ordered) // 1)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def run_layout(name: str, deals: list[int], time_limit: float, verbose: bool) -> dict[str, float]:
+    game = get_game(name)
+    seconds: list[float] = []
+    ratios: list[float] = []
+    lengths: list[int] = []
+    bounds: list[int] = []
+    lost: list[int] = []
+    for number in deals:
+        position = game.deal(number)
+        t0 = time.perf_counter()
+        solution = solve(position, time_limit=time_limit)  # replays every won solution
+        elapsed = time.perf_counter() - t0
+        seconds.append(elapsed)
+        bound = position.lower_bound()
+        bounds.append(bound)
+        if solution.status == "won":
+            lengths.append(len(solution.moves))
+            ratios.append(len(solution.moves) / bound if bound else 1.0)
+        else:
+            lost.append(number)
+        if verbose:
+            print(f"  {name} deal {number}: {solution.status} in {elapsed:.2f} s, "
+                  f"{len(solution.moves)} moves, bound {bound}, nodes {solution.stats.get('nodes')}", flush=True)
+    return {
+        "deals": len(deals), "won": len(deals) - len(lost), "share": (len(deals) - len(lost)) / len(deals),
+        "median_s": statistics.median(seconds), "p95_s": percentile(seconds, 0.95), "max_s": max(seconds),
+        "median_ratio": statistics.median(ratios) if ratios else float("nan"),
+        "median_length": statistics.median(lengths) if lengths else float("nan"),
+        "median_bound": statistics.median(bounds), "not_won": lost,  # type: ignore[dict-item]
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--layouts", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
+    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per deal (default 30)")
+    parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    args = parser.parse_args(argv)
+    print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
+          f"time limit {args.time_limit:g} s per deal")
+    print("targets: won 100%, median <= 1 s, p95 <= 5 s, median length/bound <= 2.0")
+    header = f"{'layout':<9} {'deals':>5} {'won':>6} {'median s':>9} {'p95 s':>7} {'max s':>7} " \
+             f"{'len/bound':>9} {'med len':>7} {'med bound':>9}  not won"
+    print(header)
+    for name in args.layouts:
+        r = run_layout(name, args.deals, args.time_limit, args.verbose)
+        print(f"{name:<9} {r['deals']:>5} {r['share']:>6.0%} {r['median_s']:>9.2f} {r['p95_s']:>7.2f} "
+              f"{r['max_s']:>7.2f} {r['median_ratio']:>9.2f} {r['median_length']:>7.0f} {r['median_bound']:>9.0f}  "
+              f"{' '.join(map(str, r['not_won'])) or '-'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""The Amber solver: its move generator agrees with the rules engine, and its solutions win.
+
+Budgets are small (node limits, so results do not depend on the machine's speed); every won
+solution is replayed by the rules engine through ``amber_patience.solvers.solve``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import GAMES, AmberPosition, Swap
+from amber_patience.games.base import GameError
+from amber_patience.solvers import SolutionError, replay, solve
+from amber_patience.solvers import amber as amber_solver
+
+
+def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+def _internal_moves(position: AmberPosition) -> list[Swap]:
+    board = amber_solver._Board(position)
+    at = list(board.start)
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    return sorted(Swap(a, b) for a, b in board.moves(at, pos))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_generator_matches_the_rules_engine(name: str) -> None:
+    game = get_game(name)
+    for number in (1, 2):
+        position = _random_play(game.deal(number), 25, number)
+        assert _internal_moves(position) == position.legal_moves()
+
+
+def test_lower_bound_matches_the_game() -> None:
+    for name in GAMES:
+        position = _random_play(get_game(name).deal(3), 10, 3)
+        board = amber_solver._Board(position)
+        assert board.bound(board.start) == position.lower_bound()
+
+
+def _check_won(position: AmberPosition, node_limit: int) -> None:
+    solution = solve(position, time_limit=None, node_limit=node_limit)
+    assert solution.status == "won", solution.stats
+    assert replay(position, solution.moves).is_won()
+    assert solution.stats["length"] == len(solution.moves)
+    assert solution.stats["lower_bound"] == position.lower_bound()
+    assert len(solution.moves) >= position.lower_bound()
+    assert solution.stats["nodes"] >= 0 and solution.stats["difficulty"] == solution.stats["nodes"]
+
+
+@pytest.mark.parametrize("name,number", [("path-36", 1), ("path-36", 2), ("path-36", 3), ("path-52", 3),
+                                         ("path", 2)])
+def test_solves_deals_of_path_in_shadow(name: str, number: int) -> None:
+    _check_won(get_game(name).deal(number), 20000)
+
+
+def test_solves_a_game_in_progress() -> None:
+    game = get_game("path-36")
+    position = _random_play(game.deal(4), 15, 7)
+    assert position.deal_number == 4 and not position.is_won()
+    data = position.to_json()
+    resumed = game.position_from_json(data)
+    _check_won(resumed, 20000)
+
+
+def test_won_position_needs_no_move() -> None:
+    game = get_game("path-36")
+    start = game.deal(5)
+    goal = AmberPosition(game, start.goal, start.start_cells, None, {})
+    solution = solve(goal, node_limit=10)
+    assert solution.status == "won" and solution.moves == []
+
+
+def test_budget_runs_out_as_unknown() -> None:
+    position = get_game("kolvir").deal(1)
+    solution = solve(position, time_limit=None, node_limit=5)
+    assert solution.status == "unknown" and solution.moves == []
+    assert solution.stats["nodes"] <= 5
+
+
+def test_refuses_other_games_positions() -> None:
+    class NotAmber:
+        pass
+
+    with pytest.raises(GameError, match="Amber positions"):
+        amber_solver.solve(NotAmber())  # type: ignore[arg-type]
+
+
+def test_replay_catches_a_bad_solution() -> None:
+    position = get_game("path-36").deal(1)
+    illegal = next(Swap(a, b) for a in range(1, 36) for b in range(a + 1, 36)
+                   if Swap(a, b) not in position.legal_moves())
+    with pytest.raises(SolutionError):
+        replay(position, [illegal])
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=0, max_value=8))
+def test_random_path_36_deals_are_won(number: int, steps: int) -> None:
+    position = _random_play(get_game("path-36").deal(number), steps, number)
+    _check_won(position, 40000)
