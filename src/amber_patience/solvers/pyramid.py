@@ -120,10 +120,26 @@ class _Search:
         self.start_recycles = _UNLIMITED if left is None else left
         self.start_cursor = len(position.waste)
         self.moves: list[Move] = []
+        #: Per rank class: its cards' locations as bits (slot ``p``: bit ``p``; talon place ``i``: bit ``n + i``).
+        self.class_places = [sum(1 << x for x in lows + highs) for lows, highs in t.classes]
+        self.class_memo: dict[tuple[int, int, int], bool] = {}
 
     # -- the matching bound --------------------------------------------------------------------
 
     def class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+        """Whether rank class ``k`` still has a matching (see the module doc); remembered by the
+        class's cards left and, on the last pass, which of them lie in the waste."""
+        n = self.t.n
+        where = self.class_places[k]
+        gone = (pmask | tmask << n) & where
+        waste = ((1 << cursor) - 1) << n & where if recycles == 0 else -1
+        memo_key = (k, gone, waste)
+        known = self.class_memo.get(memo_key)
+        if known is None:
+            known = self.class_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, recycles)
+        return known
+
+    def _class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         t = self.t
         n = t.n
         lows_all, highs_all = t.classes[k]
