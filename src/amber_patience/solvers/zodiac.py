@@ -405,6 +405,183 @@ def _patched(parent: list[Play], rank: int, pile: int, u: int, d: int) -> list[P
     return None
 
 
+# -- phase 2 as roles: exact least left-overs for a suit of one-card piles ------------------------
+#
+# In phase 2 the up foundation plays the ranks u+1 … 13 in order ("up roles" U(r)) and the down
+# foundation 13-d … 1 ("down roles" D(r)); every card left in play fills one role, the two cards
+# of a rank the two roles. A layout can be cleared exactly when some merging of the two sequences
+# and some choice of roles make every pile's cards played top first. Cards touch only when their
+# ranks differ by one, so only a few facts of the merge matter: "D(r+1) before U(r)" holds from
+# some rank a on, "D(r-1) before U(r)" from some rank b on, with a <= b <= a + 2. For each such
+# (a, b) a card of role y may lie on a card of role x only if y is played first; building the piles
+# is then a choice of disjoint paths from the piles' first cards through the roles, and covering
+# the most roles is a min-cost flow. The least left-over of the suit is the least, over (a, b), of
+# roles not covered. Every plan found this way is checked by the exact phase-2 search.
+
+def _flow(n: int, arcs: list[tuple[int, int, int, int]], source: int, sink: int,
+          need: int) -> tuple[int, list[int]] | None:
+    """Send ``need`` units from ``source`` to ``sink`` at least cost (successive shortest paths);
+    the cost and the residual capacities (arc ``k`` is edge ``2k``), or ``None`` if they cannot
+    all go."""
+    to: list[int] = []
+    cap: list[int] = []
+    cost: list[int] = []
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v, c, w in arcs:
+        adj[u].append(len(to))
+        to.append(v)
+        cap.append(c)
+        cost.append(w)
+        adj[v].append(len(to))
+        to.append(u)
+        cap.append(0)
+        cost.append(-w)
+    total = 0
+    inf = 10**9
+    for _ in range(need):
+        dist = [inf] * n
+        prev = [-1] * n
+        dist[source] = 0
+        queue = [source]
+        queued = [False] * n
+        queued[source] = True
+        head = 0
+        while head < len(queue):
+            u = queue[head]
+            head += 1
+            queued[u] = False
+            du = dist[u]
+            for e in adj[u]:
+                if cap[e] > 0:
+                    v = to[e]
+                    nd = du + cost[e]
+                    if nd < dist[v]:
+                        dist[v] = nd
+                        prev[v] = e
+                        if not queued[v]:
+                            queued[v] = True
+                            queue.append(v)
+        if dist[sink] >= inf:
+            return None
+        v = sink
+        while v != source:
+            e = prev[v]
+            cap[e] -= 1
+            cap[e ^ 1] += 1
+            v = to[e ^ 1]
+        total += dist[sink]
+    return total, cap
+
+
+def _role_layouts(bases: Sequence[int], u: int, d: int) -> list[tuple[int, list[list[int]]]]:
+    """For one suit whose piles are the single cards ``bases`` (ranks), with ``u``/``d`` cards on
+    its foundations: for each merge class, the fewest roles left uncovered and the ranks to build
+    on each pile, best first."""
+    roles = [(r, True) for r in range(u + 1, 14)] + [(r, False) for r in range(1, 14 - d)]
+    index = {role: k for k, role in enumerate(roles)}
+    nb = len(bases)
+    source, sink = 0, 1
+    first_role = 2 + nb
+
+    def node_in(k: int) -> int:
+        return first_role + 2 * k
+
+    results: list[tuple[int, list[list[int]]]] = []
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    seen_arcs: set[tuple[tuple[int, int, int, int], ...]] = set()
+    for a in range(1, 15):
+        for b in range(a, min(a + 2, 14) + 1):
+            arcs: list[tuple[int, int, int, int]] = []
+            for i, r in enumerate(bases):
+                arcs.append((source, 2 + i, 1, 0))
+                for up in (True, False):
+                    if (r, up) in index:
+                        arcs.append((2 + i, node_in(index[r, up]), 1, 0))
+            for k, (r, up) in enumerate(roles):
+                arcs.append((node_in(k), node_in(k) + 1, 1, -1))
+                arcs.append((node_in(k) + 1, sink, 1, 0))
+                if up:
+                    targets = [(r - 1, True)] + ([(r + 1, False)] if r >= a else []) + \
+                              ([(r - 1, False)] if r >= b else [])
+                else:
+                    targets = [(r + 1, False)] + ([(r + 1, True)] if r + 1 < b else []) + \
+                              ([(r - 1, True)] if r - 1 < a else [])
+                for y in targets:
+                    if y in index:
+                        arcs.append((node_in(k) + 1, node_in(index[y]), 1, 0))
+            arc_key = tuple(arcs)
+            if arc_key in seen_arcs:
+                continue
+            seen_arcs.add(arc_key)
+            flowed = _flow(first_role + 2 * len(roles), arcs, source, sink, nb)
+            if flowed is None:
+                continue
+            total, cap = flowed
+            # follow each pile's path: arcs are edges 2k; an arc carries flow when its capacity fell
+            used = {}
+            for k, (x, y, c, _) in enumerate(arcs):
+                if c - cap[2 * k] > 0 and x != source and y != sink:
+                    used[x] = y
+            paths: list[list[int]] = []
+            for i in range(nb):
+                ranks: list[int] = []
+                node = used[2 + i]  # the base's role
+                while True:
+                    out = node + 1
+                    nxt = used.get(out)
+                    if nxt is None:
+                        break
+                    ranks.append(roles[(nxt - first_role) // 2][0])
+                    node = nxt
+                paths.append(ranks)
+            key = tuple(tuple(p) for p in paths)
+            if key in seen:
+                continue
+            seen.add(key)
+            results.append((len(roles) + total, paths))
+    results.sort(key=lambda x: x[0])
+    return results
+
+
+def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
+    """For a suit of one-card piles: a lower bound of its least left-over (exact unless
+    ``quick``), and the best checked plan found.
+
+    Under the seed rules each choice of phase-1 foundation plays (``i`` up, ``j`` down) is its own
+    problem; taking ``i + j`` roles away cannot cover more of the rest, so a choice leaves no fewer
+    than the least left-over without foundation plays, less ``i + j``. ``quick`` tries only no
+    plays and the three choices with the most plays, and gives no lower bound (0)."""
+    bases = [p[0] for p in search.base]
+    options = search.foundation_options(list(search.free0)) if search.seed else [(0, 0)]
+    options = sorted(set(options) | {(0, 0)}, key=lambda o: (o != (0, 0), -(o[0] + o[1])))
+    if quick:
+        options = options[:4]
+    none = _role_layouts(bases, search.u, search.d)
+    floor = none[0][0] if none else 10**6  # left-over without foundation plays
+    lower = 10**6
+    best: SuitPlan | None = None
+    for i, j in options:
+        bound = floor - i - j
+        if best is not None and bound >= best.leftover:
+            lower = min(lower, bound)
+            continue
+        u, d = search.u + i, search.d + j
+        layouts = none if (i, j) == (0, 0) else _role_layouts(bases, u, d)
+        if not layouts:
+            continue
+        lower = min(lower, layouts[0][0])
+        for left, paths in layouts:
+            if best is not None and left >= best.leftover:
+                break
+            piles = [(b, *path) for b, path in zip(bases, paths, strict=True)]
+            if _phase2(piles, u, d, _Counter(10**9, None)) is not None:
+                best = SuitPlan(paths, i, j, left)
+                break
+        if best is not None and best.leftover == 0:
+            break
+    return (0 if quick else lower), best
+
+
 # -- the whole position ---------------------------------------------------------------------------
 
 def _card(suit_index: int, rank: int) -> Card:
@@ -442,10 +619,17 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
     def leftovers() -> list[int]:
         return [x.best.leftover if x.best is not None else 10**6 for x in searches]
 
+    lower = [0, 0, 0, 0]  # proved lower bounds of each suit's least left-over
+
+    def bounds() -> list[int]:
+        return [x.best.leftover if x.exact and x.best is not None else lower[s] for s, x in enumerate(searches)]
+
     # Rounds: each suit not yet proved at its minimum searches on, within a share of the budget
     # (doubled every round), for a plan that leaves no more cards than the other suits leave room
-    # for in the Equator; a suit searched to the end gives its true minimum.
+    # for in the Equator; a suit searched to the end gives its true minimum. After the first
+    # round, suits of one-card piles get their exact minimum from the roles (see above).
     share = 1000
+    rounds = 0
     while True:
         open_suits = sorted((s for s in range(4) if not searches[s].exact), key=lambda s: -leftovers()[s])
         for s in open_suits:
@@ -459,7 +643,25 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
                 break
         if sum(leftovers()) <= EQUATOR_CELLS:
             break
-        if all(x.exact for x in searches):
+        rounds += 1
+        if rounds <= 2 and position.phase == 1:
+            # round 1: quick plans from the roles; round 2: the exact least left-overs
+            for s, search in enumerate(searches):
+                if search.exact or any(len(p) != 1 for p in search.base):
+                    continue
+                bound, plan = _role_plan(search, quick=rounds == 1)
+                if bound >= 10**6:
+                    return "lost", [], {"reason": f"the {SUITS[s].name.lower()} cannot be finished"}
+                lower[s] = max(lower[s], bound)
+                if plan is not None and (search.best is None or plan.leftover < search.best.leftover):
+                    search.best = plan
+                if rounds == 2 and search.best is not None and search.best.leftover <= lower[s]:
+                    search.exact = True
+                if sum(leftovers()) <= EQUATOR_CELLS:
+                    break
+            if sum(leftovers()) <= EQUATOR_CELLS:
+                break
+        if sum(bounds()) > EQUATOR_CELLS:
             return "lost", [], {"leftover": leftovers(), "reason": "more cards than Equator cells are left over"}
         if counter.nodes >= counter.limit:
             return "unknown", [], {"leftover": leftovers()}
