@@ -473,7 +473,7 @@ def _flow(n: int, arcs: list[tuple[int, int, int, int]], source: int, sink: int,
     return total, cap
 
 
-def _role_layouts(bases: Sequence[int], u: int, d: int) -> list[tuple[int, list[list[int]]]]:
+def _role_layouts(bases: Sequence[int], u: int, d: int, counter: _Counter) -> list[tuple[int, list[list[int]]]]:
     """For one suit whose piles are the single cards ``bases`` (ranks), with ``u``/``d`` cards on
     its foundations: for each merge class, the fewest roles left uncovered and the ranks to build
     on each pile, best first."""
@@ -513,6 +513,7 @@ def _role_layouts(bases: Sequence[int], u: int, d: int) -> list[tuple[int, list[
             if arc_key in seen_arcs:
                 continue
             seen_arcs.add(arc_key)
+            counter.tick()
             flowed = _flow(first_role + 2 * len(roles), arcs, source, sink, nb)
             if flowed is None:
                 continue
@@ -556,7 +557,7 @@ def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
     options = sorted(set(options) | {(0, 0)}, key=lambda o: (o != (0, 0), -(o[0] + o[1])))
     if quick:
         options = options[:4]
-    none = _role_layouts(bases, search.u, search.d)
+    none = _role_layouts(bases, search.u, search.d, search.counter)
     floor = none[0][0] if none else 10**6  # left-over without foundation plays
     lower = 10**6
     best: SuitPlan | None = None
@@ -566,7 +567,7 @@ def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
             lower = min(lower, bound)
             continue
         u, d = search.u + i, search.d + j
-        layouts = none if (i, j) == (0, 0) else _role_layouts(bases, u, d)
+        layouts = none if (i, j) == (0, 0) else _role_layouts(bases, u, d, search.counter)
         if not layouts:
             continue
         lower = min(lower, layouts[0][0])
@@ -649,7 +650,11 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
             for s, search in enumerate(searches):
                 if search.exact or any(len(p) != 1 for p in search.base):
                     continue
-                bound, plan = _role_plan(search, quick=rounds == 1)
+                counter.stop_at = counter.limit
+                try:
+                    bound, plan = _role_plan(search, quick=rounds == 1)
+                except _OutOfBudget:
+                    return "unknown", [], {"leftover": leftovers()}
                 if bound >= 10**6:
                     return "lost", [], {"reason": f"the {SUITS[s].name.lower()} cannot be finished"}
                 lower[s] = max(lower[s], bound)
