@@ -312,11 +312,11 @@ class _SuitSearch:
         for pile in piles[k:]:
             t = pile[-1]
             r = t + 1
-            while r <= 13 and free[r] and not reach[r]:
+            while r <= 13 and free[r]:
                 reach[r] = True
                 r += 1
             r = t - 1
-            while r >= 1 and free[r] and not reach[r]:
+            while r >= 1 and free[r]:
                 reach[r] = True
                 r -= 1
         if self.seed:
