@@ -479,3 +479,37 @@ def test_solver_finds_the_one_way_through_phase_2() -> None:
 
 def test_solver_says_unknown_when_the_budget_is_too_small() -> None:
     assert solve(SEED.deal(2), time_limit=None, node_limit=5).status == "unknown"
+
+
+@st.composite
+def _suits(draw: st.DrawFn) -> tuple[list[int], list[int], int, int, bool]:
+    """One suit: one-card piles, free cards, foundation counts (u + d >= 8, to keep it small)."""
+    u = draw(st.integers(0, 8))
+    d = draw(st.integers(max(0, 8 - u), 13 - u))
+    ranks = [r for r in range(1, 14) for _ in range(2 - (r <= u) - (r >= 14 - d))]
+    ranks = draw(st.permutations(ranks))
+    k = draw(st.integers(1, min(4, len(ranks))))
+    free = [0] * 15
+    for r in ranks[k:]:
+        free[r] += 1
+    return list(ranks[:k]), free, u, d, draw(st.booleans())
+
+
+@settings(max_examples=100, deadline=None)
+@given(suit=_suits())
+def test_role_minimum_equals_the_exhaustive_search(suit: tuple[list[int], list[int], int, int, bool]) -> None:
+    """Two independent ways to the least number of a suit's cards left for the Equator agree:
+    branch and bound over pile layouts, and min-cost flows over phase-2 roles."""
+    from amber_patience.solvers import zodiac as z
+
+    bases, free, u, d, seed = suit
+    exhaustive = z._SuitSearch([(b,) for b in bases], free, u, d, seed, True, z._Counter(10**7, None))
+    exhaustive.run(0)
+    assert exhaustive.exact
+    roles = z._SuitSearch([(b,) for b in bases], free, u, d, seed, True, z._Counter(10**7, None))
+    lower, plan = z._role_plan(roles, quick=False)
+    if exhaustive.impossible:
+        assert lower >= 10**6 and plan is None
+    else:
+        assert exhaustive.best is not None and plan is not None
+        assert lower == plan.leftover == exhaustive.best.leftover
