@@ -123,6 +123,8 @@ class _Search:
         #: Per rank class: its cards' locations as bits (slot ``p``: bit ``p``; talon place ``i``: bit ``n + i``).
         self.class_places = [sum(1 << x for x in lows + highs) for lows, highs in t.classes]
         self.class_memo: dict[tuple[int, int, int], bool] = {}
+        #: The available pyramid slots for each mask of removed slots.
+        self.open_slots: dict[int, list[int]] = {}
 
     # -- the matching bound --------------------------------------------------------------------
 
@@ -198,12 +200,21 @@ class _Search:
         if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
             raise _OutOfBudget
 
-        value, target, covers = t.value, t.target, t.covers
-        pyramid = [p for p in range(n) if not (pmask >> p) & 1 and covers[p] & pmask == covers[p]]
-        remaining = [i for i in range(m) if not (tmask >> i) & 1]
-        waste = [n + i for i in remaining if i < cursor]
-        stock = [n + i for i in remaining if i >= cursor]
-        waste_top = waste[-1] if waste else -1
+        value, target = t.value, t.target
+        pyramid = self.open_slots.get(pmask)
+        if pyramid is None:
+            covers = t.covers
+            pyramid = self.open_slots[pmask] = [p for p in range(n) if not (pmask >> p) & 1
+                                                and covers[p] & pmask == covers[p]]
+        rest = ~tmask & self.tfull
+        below = rest & ((1 << cursor) - 1)
+        waste_top = n + below.bit_length() - 1 if below else -1
+        stock = []
+        bits = rest >> cursor
+        while bits:
+            low = bits & -bits
+            stock.append(n + cursor + low.bit_length() - 1)
+            bits ^= low
         now = pyramid + [x for x in (waste_top, stock[0] if stock else -1) if x >= 0]
 
         # Forced: an available king, or a pair of which one card has no other possible partner.
@@ -243,13 +254,15 @@ class _Search:
             visit(0, x - n, under, x)
             if value[x] != target:  # a king is removed when it comes up, never drawn
                 under = x
-        if recycles != 0 and remaining:
+        if recycles != 0 and rest:
             under = -1
-            for i in remaining:
-                visit(1, i, under, n + i)
-                if value[n + i] != target:
-                    under = n + i
-        for locs, (offset, place) in sorted(chances.items(), key=lambda item: (item[1], -len(item[0]))):
+            for i in range(m):
+                if (rest >> i) & 1:
+                    visit(1, i, under, n + i)
+                    if value[n + i] != target:
+                        under = n + i
+        # Chances were found in order of (pass offset, place): the dictionary keeps that order.
+        for locs, (offset, place) in chances.items():
             if self.child(locs, offset, place, pmask, tmask, cursor, recycles):
                 return True
         self.failed[key] = score
@@ -261,18 +274,13 @@ class _Search:
         search on. A king that comes to the stock top on the way is removed, never drawn."""
         t = self.t
         n, m = t.n, t.m
-        value, target, cards, klass = t.value, t.target, t.cards, t.klass
-        steps: list[Move] = []
+        value, target, klass = t.value, t.target, t.klass
+        start_tmask, start_cursor, start_recycles = tmask, cursor, recycles
         classes = {klass[locs[0]]}
         if offset:
             for i in range(cursor, m):
-                if not (tmask >> i) & 1:
-                    if value[n + i] == target:
-                        tmask |= 1 << i
-                        steps.append(Remove((cards[n + i],)))
-                    else:
-                        steps.append(DRAW)
-            steps.append(RECYCLE)
+                if not (tmask >> i) & 1 and value[n + i] == target:
+                    tmask |= 1 << i
             if recycles > 0:
                 recycles -= 1
             cursor = 0
@@ -281,11 +289,8 @@ class _Search:
             if not (tmask >> i) & 1:
                 if value[n + i] == target:
                     tmask |= 1 << i
-                    steps.append(Remove((cards[n + i],)))
-                else:
-                    steps.append(DRAW)
-                    if last_pass:
-                        classes.add(klass[n + i])
+                elif last_pass:
+                    classes.add(klass[n + i])
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
@@ -293,15 +298,35 @@ class _Search:
                 tmask |= 1 << (loc - n)
         rest = ~tmask & self.tfull & ~((1 << place) - 1)
         cursor = (rest & -rest).bit_length() - 1 if rest else m
+        if self.failed.get(pmask << m | tmask, -1) >= self.score(cursor, recycles):
+            return False
         for k in classes:
             if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
                 self.pruned += 1
                 return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
-        self.moves.append(Remove(tuple(cards[loc] for loc in locs)))
-        self.moves.extend(reversed(steps))
+        self.moves.append(Remove(tuple(t.cards[loc] for loc in locs)))
+        self.moves.extend(reversed(self.steps(offset, place, start_tmask, start_cursor, start_recycles)))
         return True
+
+    def steps(self, offset: int, place: int, tmask: int, cursor: int, recycles: int) -> list[Move]:
+        """The draws, recycle and king removals that :meth:`child` makes before its removal."""
+        t = self.t
+        n, m = t.n, t.m
+        out: list[Move] = []
+        ranges = [range(cursor, m), range(0, place)] if offset else [range(cursor, place)]
+        for k, places in enumerate(ranges):
+            if k:
+                out.append(RECYCLE)
+            for i in places:
+                if not (tmask >> i) & 1:
+                    if t.value[n + i] == t.target:
+                        tmask |= 1 << i
+                        out.append(Remove((t.cards[n + i],)))
+                    else:
+                        out.append(DRAW)
+        return out
 
     def only_partner(self, a: int, b: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         """Whether ``b`` is the only remaining card that ``a`` could ever be removed with (and ``a`` must go)."""
