@@ -411,14 +411,14 @@ class SimplestPosition(Position):
             return f"{card} is already in {_pile_name(source)}"
         if self.top_of(source) != card:
             actual = self.where(card)
-            if actual == source:
-                return f"{card} is not the top card of {_pile_name(source)}: only the top card moves"
             if actual == STOCK:
                 return f"{card} is in the stock: turn the stock until it is the top card of the waste"
-            if actual == WASTE:
-                return f"{card} is in the waste under other cards: only the waste's top card is playable"
             if actual in _FOUNDATION_IDS:
                 return f"{card} is on its foundation; cards never leave the foundations"
+            if actual == source:
+                if source == WASTE:
+                    return f"{card} is in the waste under other cards: only the waste's top card is playable"
+                return f"{card} is not the top card of {_pile_name(source)}: only the top card moves"
             return f"{card} is not in {_pile_name(source)} but in {_pile_name(actual)}"
         return self.target_problem(card, target, source)
 
