@@ -110,28 +110,39 @@ def _auto(cols: list[bytes], cells: list[int], stock: int, found: list[int], pat
 
 
 def _apply(state: State, move: SolverMove) -> tuple[State, list[SolverMove]]:
-    """The state after ``move`` and the safe auto-moves that follow it, with all the moves made."""
-    cols_t, cells_b, stock, found_t = state
-    cols = list(cols_t)
-    cells = list(cells_b)
-    found = list(found_t)
+    """The state after ``move`` and the safe auto-moves that follow it, with all the moves made.
+
+    States are kept closed under safe auto-moves, so only a move to a foundation (which may make
+    other cards safe) or a card uncovered in a column can start new ones."""
+    cols_t, cells_b, stock, found = state
     card, src, si, dst, di = move
+    path = [move]
+    cols = list(cols_t)
+    rest = b""
     if src == COL:
-        cols[si] = cols[si][:-1]
-    elif src == CELL:
-        cells.remove(card)
-    else:
+        rest = cols[si] = cols[si][:-1]
+    elif src == STOCK:
         stock &= ~(1 << card)
     if dst == COL:
-        cols[di] = cols[di] + _BYTE[card]
-    elif dst == CELL:
-        cells.append(card)
+        cols[di] += _BYTE[card]
+    if src == CELL or dst == CELL:
+        cells_l = list(cells_b)
+        if src == CELL:
+            cells_l.remove(card)
+        else:
+            cells_l.append(card)
+            cells_l.sort()
+        cells_b = bytes(cells_l)
+    if dst == FOUND:
+        found_l = list(found)
+        found_l[_SUIT[card]] += 1
+    elif rest and _RANK[rest[-1]] == found[_SUIT[rest[-1]]] and _safe(rest[-1], found):
+        found_l = list(found)
     else:
-        found[_SUIT[card]] += 1
-    path = [move]
-    stock = _auto(cols, cells, stock, found, path)
-    cells.sort()
-    return (tuple(cols), bytes(cells), stock, tuple(found)), path
+        return (tuple(cols), cells_b, stock, found), path
+    cells_l = list(cells_b)
+    stock = _auto(cols, cells_l, stock, found_l, path)
+    return (tuple(cols), bytes(cells_l), stock, tuple(found_l)), path
 
 
 def _key(state: State) -> bytes:
