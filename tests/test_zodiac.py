@@ -481,32 +481,47 @@ def test_solver_says_unknown_when_the_budget_is_too_small() -> None:
     assert solve(SEED.deal(2), time_limit=None, node_limit=5).status == "unknown"
 
 
+Suit = tuple[list[tuple[int, ...]], list[int], int, int, bool]
+
+
 @st.composite
-def _suits(draw: st.DrawFn) -> tuple[list[int], list[int], int, int, bool]:
-    """One suit: one-card piles, free cards, foundation counts (u + d >= 8, to keep it small)."""
+def _suits(draw: st.DrawFn) -> Suit:
+    """One suit: piles (some already built on), free cards, foundation counts (u + d >= 8, to keep
+    it small)."""
     u = draw(st.integers(0, 8))
     d = draw(st.integers(max(0, 8 - u), 13 - u))
     ranks = [r for r in range(1, 14) for _ in range(2 - (r <= u) - (r >= 14 - d))]
-    ranks = draw(st.permutations(ranks))
+    ranks = list(draw(st.permutations(ranks)))
     k = draw(st.integers(1, min(4, len(ranks))))
+    piles = [(r,) for r in ranks[:k]]
+    rest = ranks[k:]
+    for i in range(k):
+        for _ in range(draw(st.integers(0, 2))):
+            top = piles[i][-1]
+            steps = [r for r in (top - 1, top + 1) if r in rest]
+            if not steps:
+                break
+            r = draw(st.sampled_from(steps))
+            rest.remove(r)
+            piles[i] += (r,)
     free = [0] * 15
-    for r in ranks[k:]:
+    for r in rest:
         free[r] += 1
-    return list(ranks[:k]), free, u, d, draw(st.booleans())
+    return piles, free, u, d, draw(st.booleans())
 
 
 @settings(max_examples=100, deadline=None)
 @given(suit=_suits())
-def test_role_minimum_equals_the_exhaustive_search(suit: tuple[list[int], list[int], int, int, bool]) -> None:
+def test_role_minimum_equals_the_exhaustive_search(suit: Suit) -> None:
     """Two independent ways to the least number of a suit's cards left for the Equator agree:
     branch and bound over pile layouts, and min-cost flows over phase-2 roles."""
     from amber_patience.solvers import zodiac as z
 
-    bases, free, u, d, seed = suit
-    exhaustive = z._SuitSearch([(b,) for b in bases], free, u, d, seed, True, z._Counter(10**7, None))
+    piles, free, u, d, seed = suit
+    exhaustive = z._SuitSearch(piles, free, u, d, seed, True, z._Counter(10**7, None))
     exhaustive.run(0)
     assert exhaustive.exact
-    roles = z._SuitSearch([(b,) for b in bases], free, u, d, seed, True, z._Counter(10**7, None))
+    roles = z._SuitSearch(piles, free, u, d, seed, True, z._Counter(10**7, None))
     lower, plan = z._role_plan(roles, quick=False)
     if exhaustive.impossible:
         assert lower >= 10**6 and plan is None

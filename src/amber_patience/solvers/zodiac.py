@@ -306,8 +306,9 @@ class _SuitSearch:
         return n
 
     def lower_bound(self, k: int, piles: list[tuple[int, ...]], free: list[int]) -> int:
-        """Free cards that no pile from ``k`` on can reach (a run of free ranks from its top), less
-        those that might go to a foundation in phase 1: they will be left over."""
+        """Free cards that no pile from ``k`` on can reach (a run of free ranks on either side of
+        its top, and the top's own rank if the run is not empty), less those that might go to a
+        foundation in phase 1: they will be left over."""
         reach = [False] * 15
         for pile in piles[k:]:
             t = pile[-1]
@@ -319,6 +320,8 @@ class _SuitSearch:
             while r >= 1 and free[r]:
                 reach[r] = True
                 r -= 1
+            if (t < 13 and free[t + 1]) or (t > 1 and free[t - 1]):
+                reach[t] = True  # a walk may step away and come back to the top's own rank
         if self.seed:
             r = self.u + 1
             while r <= 13 and free[r]:
@@ -473,15 +476,38 @@ def _flow(n: int, arcs: list[tuple[int, int, int, int]], source: int, sink: int,
     return total, cap
 
 
-def _role_layouts(bases: Sequence[int], u: int, d: int, counter: _Counter) -> list[tuple[int, list[list[int]]]]:
-    """For one suit whose piles are the single cards ``bases`` (ranks), with ``u``/``d`` cards on
-    its foundations: for each merge class, the fewest roles left uncovered and the ranks to build
-    on each pile, best first."""
+#: At most this many ways to give roles to the cards already built on the piles (else no roles).
+ROLE_COMBINATIONS = 256
+
+
+def _allowed(x: tuple[int, bool], y: tuple[int, bool], a: int, b: int) -> bool:
+    """Whether a card of role ``y`` may lie on one of role ``x`` (``y`` played first) in merge
+    class (a, b): D(r+1) is played before U(r) from r = a on, D(r-1) before U(r) from r = b on."""
+    (rx, ux), (ry, uy) = x, y
+    if abs(rx - ry) != 1:
+        return False
+    if ux and uy:
+        return ry == rx - 1
+    if not ux and not uy:
+        return ry == rx + 1
+    if ux:
+        return rx >= a if ry == rx + 1 else rx >= b
+    return ry < b if ry == rx + 1 else ry < a
+
+
+def _role_layouts(piles: Sequence[tuple[int, ...]], u: int, d: int,
+                  counter: _Counter) -> list[tuple[int, list[list[int]]]] | None:
+    """For one suit with these piles (ranks bottom to top) and ``u``/``d`` cards on its
+    foundations: for each merge class (and each way to give roles to cards already built on the
+    piles), the fewest free cards left over and the ranks to build on each pile, best first.
+    ``None`` if there are more than :data:`ROLE_COMBINATIONS` ways to give those roles."""
     roles = [(r, True) for r in range(u + 1, 14)] + [(r, False) for r in range(1, 14 - d)]
     index = {role: k for k, role in enumerate(roles)}
-    nb = len(bases)
+    n = len(piles)
+    singles = sum(len(p) == 1 for p in piles)
+    free_total = len(roles) - sum(len(p) for p in piles)
     source, sink = 0, 1
-    first_role = 2 + nb
+    first_role = 2 + n
 
     def node_in(k: int) -> int:
         return first_role + 2 * k
@@ -491,73 +517,89 @@ def _role_layouts(bases: Sequence[int], u: int, d: int, counter: _Counter) -> li
     seen_arcs: set[tuple[tuple[int, int, int, int], ...]] = set()
     for a in range(1, 15):
         for b in range(a, min(a + 2, 14) + 1):
-            arcs: list[tuple[int, int, int, int]] = []
-            for i, r in enumerate(bases):
-                arcs.append((source, 2 + i, 1, 0))
-                for up in (True, False):
-                    if (r, up) in index:
-                        arcs.append((2 + i, node_in(index[r, up]), 1, 0))
-            for k, (r, up) in enumerate(roles):
-                arcs.append((node_in(k), node_in(k) + 1, 1, -1))
-                arcs.append((node_in(k) + 1, sink, 1, 0))
-                if up:
-                    targets = [(r - 1, True)] + ([(r + 1, False)] if r >= a else []) + \
-                              ([(r - 1, False)] if r >= b else [])
-                else:
-                    targets = [(r + 1, False)] + ([(r + 1, True)] if r + 1 < b else []) + \
-                              ([(r - 1, True)] if r - 1 < a else [])
-                for y in targets:
-                    if y in index:
-                        arcs.append((node_in(k) + 1, node_in(index[y]), 1, 0))
-            arc_key = tuple(arcs)
-            if arc_key in seen_arcs:
-                continue
-            seen_arcs.add(arc_key)
-            counter.tick()
-            flowed = _flow(first_role + 2 * len(roles), arcs, source, sink, nb)
-            if flowed is None:
-                continue
-            total, cap = flowed
-            # follow each pile's path: arcs are edges 2k; an arc carries flow when its capacity fell
-            used = {}
-            for k, (x, y, c, _) in enumerate(arcs):
-                if c - cap[2 * k] > 0 and x != source and y != sink:
-                    used[x] = y
-            paths: list[list[int]] = []
-            for i in range(nb):
-                ranks: list[int] = []
-                node = used[2 + i]  # the base's role
-                while True:
-                    out = node + 1
-                    nxt = used.get(out)
-                    if nxt is None:
-                        break
-                    ranks.append(roles[(nxt - first_role) // 2][0])
-                    node = nxt
-                paths.append(ranks)
-            key = tuple(tuple(p) for p in paths)
-            if key in seen:
-                continue
-            seen.add(key)
-            results.append((len(roles) + total, paths))
+            # the roles of the cards already built on (piles of two cards or more)
+            combos: list[dict[int, tuple[tuple[int, bool], ...]]] = [{}]
+            for i, pile in enumerate(piles):
+                if len(pile) == 1:
+                    continue
+                ways: list[tuple[tuple[int, bool], ...]] = [()]
+                for rank in pile:
+                    ways = [w + ((rank, up),) for w in ways for up in (True, False)
+                            if (rank, up) in index and (rank, up) not in w
+                            and (not w or _allowed(w[-1], (rank, up), a, b))]
+                combos = [{**c, i: w} for c in combos for w in ways
+                          if not {r for v in c.values() for r in v} & set(w)]
+                if len(combos) > ROLE_COMBINATIONS:
+                    return None
+            for combo in combos:
+                fixed = {r for w in combo.values() for r in w}
+                tops = {w[-1] for w in combo.values()}
+                arcs: list[tuple[int, int, int, int]] = []
+                for i, pile in enumerate(piles):
+                    arcs.append((source, 2 + i, 1, 0))
+                    if i in combo:
+                        arcs.append((2 + i, node_in(index[combo[i][-1]]) + 1, 1, 0))
+                        continue
+                    for up in (True, False):
+                        if (pile[0], up) in index and (pile[0], up) not in fixed:
+                            arcs.append((2 + i, node_in(index[pile[0], up]), 1, 0))
+                for k, role in enumerate(roles):
+                    if role in fixed and role not in tops:
+                        continue
+                    if role not in fixed:
+                        arcs.append((node_in(k), node_in(k) + 1, 1, -1))
+                    arcs.append((node_in(k) + 1, sink, 1, 0))
+                    r = role[0]
+                    for y in ((r - 1, True), (r - 1, False), (r + 1, True), (r + 1, False)):
+                        if y in index and y not in fixed and _allowed(role, y, a, b):
+                            arcs.append((node_in(k) + 1, node_in(index[y]), 1, 0))
+                arc_key = tuple(arcs)
+                if arc_key in seen_arcs:
+                    continue
+                seen_arcs.add(arc_key)
+                counter.tick()
+                flowed = _flow(first_role + 2 * len(roles), arcs, source, sink, n)
+                if flowed is None:
+                    continue
+                total, cap = flowed
+                # follow each pile's path: arc k is edge 2k; it carries flow when its capacity fell
+                used = {}
+                for k, (x, y, c, _) in enumerate(arcs):
+                    if c - cap[2 * k] > 0 and x != source and y != sink:
+                        used[x] = y
+                paths: list[list[int]] = []
+                for i in range(n):
+                    ranks: list[int] = []
+                    out = used[2 + i] if i in combo else used[2 + i] + 1
+                    while (nxt := used.get(out)) is not None:
+                        ranks.append(roles[(nxt - first_role) // 2][0])
+                        out = nxt + 1
+                    paths.append(ranks)
+                key = tuple(tuple(p) for p in paths)
+                if key in seen:
+                    continue
+                seen.add(key)
+                placed = -total - singles
+                results.append((free_total - placed, paths))
     results.sort(key=lambda x: x[0])
     return results
 
 
 def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
-    """For a suit of one-card piles: a lower bound of its least left-over (exact unless
-    ``quick``), and the best checked plan found.
+    """A lower bound of a suit's least left-over from the roles (exact unless ``quick``; 0 when
+    the cards already built on have too many ways to take roles), and the best checked plan found.
 
     Under the seed rules each choice of phase-1 foundation plays (``i`` up, ``j`` down) is its own
     problem; taking ``i + j`` roles away cannot cover more of the rest, so a choice leaves no fewer
     than the least left-over without foundation plays, less ``i + j``. ``quick`` tries only no
     plays and the three choices with the most plays, and gives no lower bound (0)."""
-    bases = [p[0] for p in search.base]
     options = search.foundation_options(list(search.free0)) if search.seed else [(0, 0)]
     options = sorted(set(options) | {(0, 0)}, key=lambda o: (o != (0, 0), -(o[0] + o[1])))
     if quick:
         options = options[:4]
-    none = _role_layouts(bases, search.u, search.d, search.counter)
+    none = _role_layouts(search.base, search.u, search.d, search.counter)
+    if none is None:
+        return 0, None  # too many ways to give roles to the cards already on the piles
     floor = none[0][0] if none else 10**6  # left-over without foundation plays
     lower = 10**6
     best: SuitPlan | None = None
@@ -567,14 +609,16 @@ def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
             lower = min(lower, bound)
             continue
         u, d = search.u + i, search.d + j
-        layouts = none if (i, j) == (0, 0) else _role_layouts(bases, u, d, search.counter)
+        layouts = none if (i, j) == (0, 0) else _role_layouts(search.base, u, d, search.counter)
+        if layouts is None:
+            return 0, best
         if not layouts:
             continue
         lower = min(lower, layouts[0][0])
         for left, paths in layouts:
             if best is not None and left >= best.leftover:
                 break
-            piles = [(b, *path) for b, path in zip(bases, paths, strict=True)]
+            piles = [pile + tuple(path) for pile, path in zip(search.base, paths, strict=True)]
             if _phase2(piles, u, d, _Counter(10**9, None)) is not None:
                 best = SuitPlan(paths, i, j, left)
                 break
@@ -628,7 +672,7 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
     # Rounds: each suit not yet proved at its minimum searches on, within a share of the budget
     # (doubled every round), for a plan that leaves no more cards than the other suits leave room
     # for in the Equator; a suit searched to the end gives its true minimum. After the first
-    # round, suits of one-card piles get their exact minimum from the roles (see above).
+    # round, the roles give quick plans, and after the second the exact minima (see above).
     share = 1000
     rounds = 0
     while True:
@@ -648,7 +692,7 @@ def _solve(position: ZodiacPosition, counter: _Counter) -> tuple[str, list[Move]
         if rounds <= 2 and position.phase == 1:
             # round 1: quick plans from the roles; round 2: the exact least left-overs
             for s, search in enumerate(searches):
-                if search.exact or any(len(p) != 1 for p in search.base):
+                if search.exact:
                     continue
                 counter.stop_at = counter.limit
                 try:
