@@ -61,6 +61,7 @@ class _Tables:
     side: list[int]  # 0 for the lower rank of its class, 1 for the higher
     covers: list[int]  # per slot: mask of the slots resting on it
     related: list[int]  # per slot: mask of the slots it covers or that cover it (at any depth)
+    resting: list[int]  # per slot: mask of the slots that cover it (at any depth)
     classes: list[tuple[list[int], list[int]]]  # per class: locations of its two ranks
     target: int
 
@@ -98,7 +99,7 @@ def _tables(position: PyramidPosition) -> _Tables:
             continue
         if klass[loc] >= 0:
             classes[klass[loc]][side[loc]].append(loc)
-    return _Tables(n, m, cards, value, klass, side, covers, related, classes, target)
+    return _Tables(n, m, cards, value, klass, side, covers, related, below, classes, target)
 
 
 class _Search:
@@ -123,6 +124,12 @@ class _Search:
         #: Per rank class: its cards' locations as bits (slot ``p``: bit ``p``; talon place ``i``: bit ``n + i``).
         self.class_places = [sum(1 << x for x in lows + highs) for lows, highs in t.classes]
         self.class_memo: dict[tuple[int, int, int], bool] = {}
+        self.waste_memo: dict[tuple[int, int, int, tuple[tuple[int, int], ...]], bool] = {}
+        #: Per location: the locations of the cards it pairs with (as bits).
+        self.opposite = [0 if t.klass[x] < 0 else sum(1 << y for y in t.classes[t.klass[x]][1 - t.side[x]])
+                         for x in range(t.n + t.m)]
+        #: For a set of pyramid slots: the slots resting on all of them.
+        self.common_resting: dict[int, int] = {}
         #: The available pyramid slots for each mask of removed slots.
         self.open_slots: dict[int, list[int]] = {}
 
@@ -141,7 +148,9 @@ class _Search:
             known = self.class_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, recycles)
         return known
 
-    def _class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
+    def _class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int,
+                  banned: dict[int, int] | None = None) -> bool:
+        """The matching bound for class ``k``; ``banned[x]``: cards that ``x`` may not pair with."""
         t = self.t
         n = t.n
         lows_all, highs_all = t.classes[k]
@@ -155,6 +164,8 @@ class _Search:
         related = t.related
 
         def compatible(a: int, b: int) -> bool:
+            if banned is not None and ((banned.get(a, 0) >> b) & 1 or (banned.get(b, 0) >> a) & 1):
+                return False
             if a < n:
                 return b >= n or not (related[a] >> b) & 1
             if b < n:
@@ -165,6 +176,68 @@ class _Search:
             return (_cover(lows, highs, compatible, lambda x: x < n)
                     and _cover(highs, lows, compatible, lambda x: x < n))
         return _cover(lows, highs, compatible, lambda x: True)
+
+    def waste_ok(self, pmask: int, tmask: int, cursor: int) -> bool:
+        """On the last pass: the waste against the pyramid.
+
+        A waste card whose partners left are all pyramid cards goes after every card resting on all
+        of them; such a card must go before it, so it cannot pair with it or with any waste card
+        under it. With those pairs struck out, each rank class must still have its matching."""
+        t = self.t
+        n = t.n
+        removed = pmask | tmask << n
+        alive = ~removed
+        waste = (((1 << cursor) - 1) << n) & alive
+        if not waste:
+            return True
+        stock = alive & ~((1 << (n + cursor)) - 1)
+        pyramid_alive = alive & ((1 << n) - 1)
+        opposite, klass, places = self.opposite, t.klass, self.class_places
+        relevant: dict[int, int] = {}  # card -> the waste cards of its class it may not pair with
+        bits = waste
+        while bits:
+            low = bits & -bits
+            w = low.bit_length() - 1
+            bits ^= low
+            partners = opposite[w] & alive
+            if partners & stock:
+                continue
+            partners &= pyramid_alive  # (another waste card can never be its partner)
+            if not partners:
+                continue
+            common = self.common_resting.get(partners)
+            if common is None:
+                common = -1
+                p = partners
+                while p:
+                    lp = p & -p
+                    common &= t.resting[lp.bit_length() - 1]
+                    p ^= lp
+                common = self.common_resting[partners] = common & ((1 << n) - 1)
+            common &= pyramid_alive
+            under = waste & ((low << 1) - 1)
+            while common:
+                lz = common & -common
+                z = lz.bit_length() - 1
+                common ^= lz
+                k = klass[z]
+                if k >= 0:
+                    b = under & places[k]
+                    if b:
+                        relevant[z] = relevant.get(z, 0) | b
+        if not relevant:
+            return True
+        by_class: dict[int, list[tuple[int, int]]] = {}
+        for z, b in relevant.items():
+            by_class.setdefault(klass[z], []).append((z, b))
+        for k, pairs in by_class.items():
+            memo_key = (k, removed & places[k], waste & places[k], tuple(sorted(pairs)))
+            known = self.waste_memo.get(memo_key)
+            if known is None:
+                known = self.waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, dict(pairs))
+            if not known:
+                return False
+        return True
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -304,6 +377,9 @@ class _Search:
             if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
                 self.pruned += 1
                 return False
+        if last_pass and not self.waste_ok(pmask, tmask, cursor):
+            self.pruned += 1
+            return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
         self.moves.append(Remove(tuple(t.cards[loc] for loc in locs)))
