@@ -510,7 +510,7 @@ def _suits(draw: st.DrawFn) -> Suit:
     return piles, free, u, d, draw(st.booleans())
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(suit=_suits())
 def test_role_minimum_equals_the_exhaustive_search(suit: Suit) -> None:
     """Two independent ways to the least number of a suit's cards left for the Equator agree:
@@ -528,3 +528,24 @@ def test_role_minimum_equals_the_exhaustive_search(suit: Suit) -> None:
     else:
         assert exhaustive.best is not None and plan is not None
         assert lower == plan.leftover == exhaustive.best.leftover
+
+
+@pytest.mark.parametrize("game", [SEED, CLASSIC], ids=lambda g: g.name)
+def test_solver_decides_positions_in_the_middle_of_phase_1(game: ZodiacGame) -> None:
+    rng = random.Random(7)
+    decided = 0
+    for number in range(1, 7):
+        p = game.deal(number)
+        for _ in range(40):  # some placements onto the piles, some draws
+            transfers = [m for m in p.legal_moves() if isinstance(m, Transfer) and m.target.startswith("zodiac")]
+            p = p.play(rng.choice(transfers) if transfers and rng.random() < 0.6 else Draw() if p.stock else
+                       rng.choice(p.legal_moves()))
+            if p.phase == 2 or not p.legal_moves():
+                break
+        solution = solve(p, time_limit=None, node_limit=200_000)
+        decided += solution.status != "unknown"
+        if solution.status == "won":
+            assert replay(p, solution.moves).is_won()
+        if p.is_lost():
+            assert solution.status == "lost"
+    assert decided >= 5
