@@ -369,6 +369,19 @@ def test_solver_wins_are_replayed(empty: str) -> None:
         assert any(isinstance(m, Draw) for m in solution.moves)
 
 
+def test_solver_fetches_passed_cards_with_a_recycle() -> None:
+    # Only hearts left, all in the waste, the ace at its bottom: the solver's reserve card must be
+    # brought up by turning the waste over first.
+    waste = " ".join(f"{r}h" for r in ["A", 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K"])
+    p = make([], foundations={"c": 13, "s": 13, "d": 13}, waste=waste)
+    assert p.waste[0] == D("Ah") and p.stock == ()
+    assert p.key() == p.play(Recycle()).key()  # turning changes nothing a solver cares about
+    solution = solve(p, time_limit=5)
+    assert solution.status == "won"
+    assert solution.moves[:3] == [Recycle(), Draw(), Shift(D("Ah"), "waste", "foundation-h")]
+    assert sum(isinstance(m, Recycle) for m in solution.moves) == 1
+
+
 def test_solver_budget_gives_unknown() -> None:
     position = get_game("simplest").deal(46)
     solution = solve(position, time_limit=None, node_limit=1)
