@@ -69,6 +69,35 @@ def test_solves_deals_of_path_in_shadow(name: str, number: int) -> None:
     _check_won(get_game(name).deal(number), 20000)
 
 
+def _near_goal(name: str, number: int, scrambles: int, seed: int) -> AmberPosition:
+    """A position a few moves before the end: the goal, scrambled by swaps whose undoing is legal."""
+    game = get_game(name)
+    start = game.deal(number)
+    cards = list(start.goal)
+    rng = random.Random(seed)
+    done = 0
+    while done < scrambles:
+        a, b = rng.sample(range(len(cards)), 2)
+        trial = cards[:]
+        trial[a], trial[b] = trial[b], trial[a]
+        if game.swap_problem(trial, start.start_cells, a, b) is None:
+            cards = trial
+            done += 1
+    return AmberPosition(game, tuple(cards), start.start_cells, None, {})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_solves_the_end_of_a_game_in_every_layout(name: str) -> None:
+    position = _near_goal(name, 6, 5, 11)
+    assert not position.is_won()
+    _check_won(position, 20000)
+
+
+@pytest.mark.parametrize("name,number", [("kolvir", 2), ("arden", 1)])
+def test_solves_deals_of_the_78_card_layouts(name: str, number: int) -> None:
+    _check_won(get_game(name).deal(number), 40000)
+
+
 def test_solves_a_game_in_progress() -> None:
     game = get_game("path-36")
     position = _random_play(game.deal(4), 15, 7)

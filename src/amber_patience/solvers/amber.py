@@ -1,30 +1,34 @@
 """The solver of the Amber layouts (Path in Shadow, Forest of Arden, Mount Kolvir, Pattern of Amber).
 
-How it works (see ``docs/solver.md`` for the reasoning and the measured figures):
+How it works (``docs/solver.md`` has the reasoning and the measured figures):
 
 * **Compact state.** Cards and cells are small ints; a position is a ``bytes`` of the card in
   every cell. The move rule is re-written over ints (``_Board.moves``) from the public geometry
-  of :class:`~amber_patience.games.amber.AmberGame`; every solution is replayed by the rules
-  engine anyway (:func:`amber_patience.solvers.solve`).
+  of :class:`~amber_patience.games.amber.AmberGame` (a test checks it against the rules engine);
+  every solution is replayed by the rules engine anyway (:func:`amber_patience.solvers.solve`).
 * **The permutation bound.** A swap changes the number of cycles of the permutation that takes
   the position to its goal by exactly one, so the lower bound (cells minus cycles) moves by
   exactly +1 or -1 with every swap: a swap of two cards of the *same* cycle is progress (any
-  such swap, not only one that puts a card in its goal cell), a swap across cycles costs two
-  moves of the budget. Solution length = bound + 2 x (swaps across cycles).
-* **Weighted best-first search** (weighted A*) on ``f = g + w * h`` with
-  ``h = bound + beta * cards out of place + gamma * cards out of their goal group
-  + eta * cards that touch no rank-neighbour``. The last term is the key to the move rule: a
-  card can only land beside a rank-neighbour, so positions where cards touch their neighbours
-  keep moves available for both cards of a swap. The group term (the suit or kind that the goal
-  puts in a row or block) makes cards gather where their neighbours will be, which matters in
-  Mount Kolvir (the lone cell is the only gate between blocks) and Pattern of Amber.
-  Children are pushed lazily (parent + move); states are deduplicated.
-* **Portfolio with restarts.** Run times are heavy-tailed, so the solver runs a short list of
-  settings with growing node budgets and random tie-breaks (seeded: results are reproducible).
+  such swap, not only one that puts a card in its goal cell); a swap across cycles costs two
+  moves. Solution length = bound + 2 x (swaps across cycles).
+* **Weighted best-first search** on ``f = g + w * h`` with ``h = alpha * bound + beta * cards
+  out of place + gamma * cards outside their group + eta * cards touching no rank-neighbour``.
+  The eta term answers the move rule: a card can only land beside a rank-neighbour, so positions
+  where cards touch their neighbours keep moves open for *both* cards of a swap. Children are
+  pushed lazily (parent + move), their eta term estimated and corrected when they are popped
+  (or computed exactly for each child, where that measured better). States are deduplicated.
+* **A plan per layout** (:func:`plan_for`): ``gather`` every card into its region, then ``sort``
+  each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
+  and the minors to the two halves of the bottom block (the lone cell is a free buffer: any card
+  may enter it, so gathering is cheap), then each region is a small, independent puzzle. Path in
+  Shadow (52/56 cards): the two halves of the grid. Path 36, Arden and Pattern: the whole board.
+* **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
+  settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
+  results are reproducible for a given node budget.
 
-``stats``: ``seconds``, ``nodes`` (states expanded, over all attempts), ``lower_bound``,
-``length``, ``difficulty`` (= nodes expanded: the search effort, which orders deals from easy to
-hard better than the length does), ``attempt`` (which portfolio entry won).
+``stats``: ``seconds``, ``nodes`` (states expanded over all steps and attempts),
+``lower_bound``, ``length``, ``difficulty`` (= nodes expanded: the search effort, which orders
+deals from easy to hard; length / lower bound is reported by the benchmark separately).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ class _Board:
         self.target = [0] * n  #: the goal cell of every card
         for cell, card in enumerate(goal):
             self.target[index[card]] = cell
+        self.goal = [index[card] for card in goal]  #: the goal card of every cell
         # The goal group of a card: its suit, or "trump".
         group = [4 if c.suit is None else c.suit.index for c in cards]
         self.group = group
@@ -132,89 +137,129 @@ class Setting:
     eta: float = 0.5
     nodes: int = 4000
     seed: int | None = None
+    alpha: float = 1.0
+    #: Weigh the eta term exactly for every child (slower) instead of estimating it until popped.
+    exact: bool = False
 
 
-def _search(board: _Board, s: Setting, deadline: float | None, node_limit: int
-            ) -> tuple[list[tuple[int, int]] | None, int]:
-    """Weighted best-first search from the board's start to its goal; (path or None, expanded)."""
+def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
+            cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
+            sort_groups_only: bool = False, check: list[int] | None = None
+            ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+    """Weighted best-first search from ``start``; returns (path or None, end position, states expanded).
+
+    ``cells``: only these cells move (a region whose cards all belong to it); default all.
+    ``group``/``cell_group``: the group of every card and the group the goal wants in every cell
+    (the gamma term). With ``sort_groups_only`` the search stops as soon as every card stands in
+    a cell of its group (phase 1 of the region plan), otherwise when the cells are sorted.
+    """
     n = board.n
     target, lone, nb, adjmask, near = board.target, board.lone, board.nb, board.adjmask, board.near
-    group, cell_group = board.group, board.cell_group
-    weight, beta, gamma, eta = s.weight, s.beta, s.gamma, s.eta
+    if group is None or cell_group is None:
+        group, cell_group = board.group, board.cell_group
+    weight, beta, gamma, eta, alpha, exact = s.weight, s.beta, s.gamma, s.eta, s.alpha, s.exact and s.eta > 0
     rng = random.Random(s.seed) if s.seed is not None else None
     moves = board.moves
+    region = list(range(n)) if cells is None else sorted(cells)
+    inside = [False] * n
+    for c in region:
+        inside[c] = True
+    restricted = cells is not None and len(region) < n
+    counted = [False] * n  # the cells whose group counts (gamma term and gathering goal)
+    for c in (region if check is None else check):
+        counted[c] = c != lone
 
-    start = board.start
     nodes: list[tuple[bytes, int, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
-    seen = {start}
-    heap: list[tuple[float, float, int, int, int, int]] = [(0.0, 0.0, 0, 0, -1, -1)]
+    seen: set[bytes] = set()
+    # heap entries: (key, tie, counter, parent node, a, b, evaluated); a < 0 for the start
+    heap: list[tuple[float, float, int, int, int, int, bool]] = [(0.0, 0.0, 0, 0, -1, -1, True)]
     counter = 0
     expanded = 0
+    tolerance = 0.5 * weight
     while heap:
-        _, _, _, parent, a, b = heapq.heappop(heap)
-        if a < 0:
-            idx = parent
-            at = list(nodes[idx][0])
-        else:
-            at = list(nodes[parent][0])
+        key_f, tie, cnt, parent, a, b, evaluated = heapq.heappop(heap)
+        at = list(nodes[parent][0])
+        if a >= 0:
             at[a], at[b] = at[b], at[a]
-            key = bytes(at)
-            if key in seen:
-                continue
-            seen.add(key)
-            nodes.append((key, nodes[parent][1] + 1, parent, a, b))
+        key = bytes(at)
+        if key in seen:
+            continue
+        g = nodes[parent][1] + 1 if a >= 0 else 0
+        pos = [0] * n
+        for c, x in enumerate(at):
+            pos[x] = c
+        # cycles of the permutation to the goal, over the region's cells
+        cyc = [-1] * n
+        k = 0
+        for i in region:
+            if cyc[i] < 0:
+                j = i
+                while cyc[j] < 0:
+                    cyc[j] = k
+                    j = target[at[j]]
+                k += 1
+        bound = len(region) - k
+        wrong = (sum(1 for c in region if counted[c] and group[at[c]] != cell_group[c])
+                 if gamma or sort_groups_only else 0)
+        done = (wrong == 0) if sort_groups_only else (bound == 0)
+        h = alpha * bound + gamma * wrong
+        if beta:
+            h += beta * sum(1 for c in region if target[at[c]] != c)
+        sad = [0] * n
+        if eta:
+            for c in region:
+                m = adjmask[c]
+                p1, p2 = nb[at[c]]
+                if not (c == lone or m >> pos[p1] & 1 or m >> pos[p2] & 1):
+                    sad[c] = 1
+            h += eta * sum(sad)
+        f = g + weight * h
+        if not done and not evaluated and f > key_f + tolerance:
+            # the estimate was too kind: put it back with its true value
+            heapq.heappush(heap, (f, tie, cnt, parent, a, b, True))
+            continue
+        seen.add(key)
+        if a >= 0:
+            nodes.append((key, g, parent, a, b))
             idx = len(nodes) - 1
-        g = nodes[idx][1]
-        cyc, k = board.cycles(at)
-        if k == n:
+        else:
+            idx = 0
+        if done:
             path = []
             i = idx
             while nodes[i][2] >= 0:
                 path.append((nodes[i][3], nodes[i][4]))
                 i = nodes[i][2]
             path.reverse()
-            return path, expanded
+            return path, key, expanded
         if expanded >= node_limit:
             break
         expanded += 1
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
-        pos = [0] * n
-        for c, x in enumerate(at):
-            pos[x] = c
-        h = float(n - k)
-        if beta:
-            h += beta * sum(1 for c in range(n) if target[at[c]] != c)
-        if gamma:
-            h += gamma * sum(1 for c in range(n) if c != lone and group[at[c]] != cell_group[c])
-        sad: list[int] = []
-        if eta:
-            for c in range(n):
-                m = adjmask[c]
-                p1, p2 = nb[at[c]]
-                sad.append(0 if c == lone or m >> pos[p1] & 1 or m >> pos[p2] & 1 else 1)
-            h += eta * sum(sad)
         base = g + 1 + weight * h
         for (p, q) in moves(at, pos):
+            if restricted and not (inside[p] and inside[q]):
+                continue
             x, y = at[p], at[q]
             placed = (target[x] == q) + (target[y] == p)
-            dh = -1.0 if cyc[p] == cyc[q] else 1.0
+            dh = -alpha if cyc[p] == cyc[q] else alpha
             if beta:
                 dh += beta * ((target[x] == p) + (target[y] == q) - placed)
             if gamma:
-                dh += gamma * ((q != lone and group[x] != cell_group[q]) + (p != lone and group[y] != cell_group[p])
-                               - (p != lone and group[x] != cell_group[p])
-                               - (q != lone and group[y] != cell_group[q]))
-            if eta:
-                cells = near[p] + near[q] if not adjmask[p] >> q & 1 else tuple({*near[p], *near[q]})
+                dh += gamma * ((counted[q] and group[x] != cell_group[q]) + (counted[p] and group[y] != cell_group[p])
+                               - (counted[p] and group[x] != cell_group[p])
+                               - (counted[q] and group[y] != cell_group[q]))
+            if exact:
+                around = near[p] + near[q] if not adjmask[p] >> q & 1 else tuple({*near[p], *near[q]})
                 before = 0
-                for c in cells:
+                for c in around:
                     before += sad[c]
                 at[p], at[q] = y, x
                 pos[x], pos[y] = q, p
                 after = 0
-                for c in cells:
-                    if c != lone:
+                for c in around:
+                    if c != lone and inside[c]:
                         m = adjmask[c]
                         p1, p2 = nb[at[c]]
                         if not (m >> pos[p1] & 1 or m >> pos[p2] & 1):
@@ -222,21 +267,160 @@ def _search(board: _Board, s: Setting, deadline: float | None, node_limit: int
                 at[p], at[q] = x, y
                 pos[x], pos[y] = p, q
                 dh += eta * (after - before)
+            elif eta:
+                dh -= eta * (sad[p] + sad[q])  # both moved cards touch a neighbour after a legal swap
             counter += 1
             tie = -placed + (rng.random() if rng is not None else 0.0)
-            heapq.heappush(heap, (base + weight * dh, tie, counter, idx, p, q))
-    return None, expanded
+            heapq.heappush(heap, (base + weight * dh, tie, counter, idx, p, q, exact or not eta))
+    return None, start, expanded
 
 
-def portfolio(game: AmberGame) -> list[Setting]:
-    """The settings tried in turn, with growing budgets (the last one is repeated with new seeds)."""
-    if game.name == "path-36":
-        base = [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)]
-    elif game.name in ("path", "path-52"):
-        base = [Setting(3, 1, 1, 0.5, 6000), Setting(3, 0.5, 0, 0, 10000, 1)]
-    else:
-        base = [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)]
-    return base
+@dataclass(frozen=True)
+class Step:
+    """A step of a plan.
+
+    ``gather``: bring every card into its part of ``parts`` (cells of the finished parts stay);
+    ``place``: put the cards of ``parts[0]`` into their goal cells, any unfinished cell may move;
+    ``sort``: sort ``parts[0]`` moving only its own cells (its cards must all be there).
+    Cells of a finished ``place`` or ``sort`` step never move again.
+    """
+
+    kind: str
+    parts: tuple[tuple[int, ...], ...]
+
+
+def plan_for(game: AmberGame, board: _Board) -> list[Step]:
+    """The plan for a layout (see the module doc); one ``sort`` of all cells for small layouts."""
+    def rows(block: str, wanted: range) -> tuple[int, ...]:
+        return tuple(c.id for c in game.cells if c.block == block and c.row in wanted)
+
+    def gather_then_sort(parts: list[tuple[int, ...]]) -> list[Step]:
+        return [Step("gather", tuple(parts))] + [Step("sort", (part,)) for part in parts]
+
+    name = game.name
+    if name in ("path", "path-52"):
+        return gather_then_sort([rows("main", range(0, 2)), rows("main", range(2, 4))])
+    if name == "kolvir":
+        assert game.lone_cell is not None
+        return gather_then_sort([rows("top", range(3)) + (game.lone_cell,), rows("bottom", range(0, 2)),
+                                 rows("bottom", range(2, 4))])
+    if name in PLANS:
+        return PLANS[name](game, board)
+    return [Step("sort", (tuple(range(len(game.cells))),))]
+
+
+def _plan_pattern(game: AmberGame, board: _Board) -> list[Step]:
+    blocks = {b: tuple(c.id for c in game.cells if c.block == b) for b in game.blocks}
+    order = [blocks[b] for b in ORDER_PATTERN]
+    return [Step("place", (part,)) for part in order[:-1]] + [Step("sort", (order[-1],))]
+
+
+def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
+    if ARDEN_PLAN == "halves":
+        top = tuple(c.id for c in game.cells if c.row < 3)
+        bottom = tuple(c.id for c in game.cells if c.row >= 3)
+        return [Step("gather", (top, bottom)), Step("sort", (top,)), Step("sort", (bottom,))]
+    return [Step("sort", (tuple(range(len(game.cells))),))]
+
+
+ARDEN_PLAN = "whole"
+
+
+ORDER_PATTERN = ("top-left", "centre", "top-right", "bottom-right", "bottom-left")
+PLANS = {"pattern": _plan_pattern, "arden": _plan_arden}
+#: Layouts whose searches weigh the eta term exactly for every child (measured better there).
+EXACT = {"kolvir", "arden", "pattern"}
+
+
+class _Budget:
+    def __init__(self, deadline: float | None, cap: int | None) -> None:
+        self.deadline = deadline
+        self.cap = cap
+        self.used = 0
+
+    def left(self, wanted: int) -> int:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return 0
+        return wanted if self.cap is None else min(wanted, self.cap - self.used)
+
+
+def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
+           ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """Run ``settings`` in turn (then the last one again with new seeds and doubled budgets)."""
+    attempt = 0
+    while True:
+        if attempt < len(settings):
+            s = settings[attempt]
+        else:
+            last = settings[-1]
+            s = Setting(last.weight, last.beta, last.gamma, last.eta,
+                        last.nodes * 2 ** (attempt - len(settings) + 1), attempt, last.alpha, last.exact)
+        nodes = budget.left(s.nodes)
+        if nodes <= 0:
+            return None
+        path, end, used = _search(board, start, s, budget.deadline, nodes, **kw)
+        budget.used += used
+        if path is not None:
+            return path, end
+        attempt += 1
+
+
+#: Settings (weight, beta, gamma, eta, nodes) by layout and phase: "whole" sorts the whole board
+#: at once; "gather" brings every card into its region; "region" sorts one region.
+SETTINGS: dict[str, list[Setting]] = {
+    "whole": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
+    "gather": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
+    "region": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
+    "place": [Setting(3, 0.5, 3, 0.5, 3000), Setting(3, 0.5, 3, 0.5, 6000, 1)],
+}
+
+
+#: Settings that differ by layout: (layout, phase) -> settings.
+OVERRIDES: dict[tuple[str, str], list[Setting]] = {
+    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000), Setting(3, 1, 1, 0.5, 16000, 1)],
+    ("pattern", "whole"): [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
+}
+
+
+def settings_for(game: AmberGame, phase: str) -> list[Setting]:
+    chosen = OVERRIDES.get((game.name, phase), SETTINGS[phase])
+    exact = game.name in EXACT
+    return [Setting(x.weight, x.beta, x.gamma, x.eta, x.nodes, x.seed, x.alpha, exact) for x in chosen]
+
+
+def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
+    path: list[tuple[int, int]] = []
+    at = board.start
+    n = board.n
+    done: set[int] = set()
+    for step in plan_for(game, board):
+        free = [c for c in range(n) if c not in done]
+        if step.kind == "sort":
+            whole = len(step.parts[0]) == n
+            found = _phase(board, at, settings_for(game, "whole" if whole else "region"), budget,
+                           cells=list(step.parts[0]))
+        elif step.kind == "place":
+            chunk = list(step.parts[0])
+            goal_card = [-1] * n
+            for c in chunk:
+                goal_card[c] = board.goal[c]
+            found = _phase(board, at, settings_for(game, "place"), budget, cells=free, group=list(range(n)),
+                           cell_group=goal_card, sort_groups_only=True, check=chunk)
+        else:
+            region_of = [0] * n
+            for r, part in enumerate(step.parts):
+                for c in part:
+                    region_of[c] = r
+            card_region = [region_of[board.target[x]] for x in range(n)]
+            found = _phase(board, at, settings_for(game, "gather"), budget, cells=free, group=card_region,
+                           cell_group=region_of, sort_groups_only=True)
+        if found is None:
+            return None
+        path = path + found[0]
+        at = found[1]
+        if step.kind != "gather":
+            done.update(step.parts[0])
+    return path
 
 
 def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
@@ -248,30 +432,16 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
     board = _Board(position)
-    bound0 = board.bound(board.start)
-    stats: dict[str, Any] = {"lower_bound": bound0}
+    stats: dict[str, Any] = {"lower_bound": board.bound(board.start)}
     deadline = None if time_limit is None else t0 + time_limit
-    total_cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
-    expanded = 0
-    path: list[tuple[int, int]] | None = None
-    settings = portfolio(position.game)
-    attempt = 0
-    while path is None:
-        s = settings[attempt] if attempt < len(settings) else Setting(
-            settings[-1].weight, settings[-1].beta, settings[-1].gamma, settings[-1].eta,
-            settings[-1].nodes * 2 ** (attempt - len(settings) + 1), attempt)
-        budget = s.nodes if total_cap is None else min(s.nodes, total_cap - expanded)
-        if budget <= 0 or (deadline is not None and time.perf_counter() >= deadline):
-            break
-        path, used = _search(board, s, deadline, budget)
-        expanded += used
-        attempt += 1
+    cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
+    budget = _Budget(deadline, cap)
+    path = _plan(board, position.game, budget)
     stats["seconds"] = time.perf_counter() - t0
-    stats["nodes"] = expanded
-    stats["difficulty"] = expanded
+    stats["nodes"] = budget.used
+    stats["difficulty"] = budget.used
     if path is None:
         return Solution("unknown", [], stats)
-    moves = [Swap(a, b) for a, b in path]
+    moves: list[Swap] = [Swap(a, b) for a, b in path]
     stats["length"] = len(moves)
-    stats["attempt"] = attempt
     return Solution("won", list(moves), stats)
