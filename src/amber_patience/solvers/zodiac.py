@@ -591,16 +591,19 @@ def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
 
     Under the seed rules each choice of phase-1 foundation plays (``i`` up, ``j`` down) is its own
     problem; taking ``i + j`` roles away cannot cover more of the rest, so a choice leaves no fewer
-    than the least left-over without foundation plays, less ``i + j``. ``quick`` tries only no
-    plays and the three choices with the most plays, and gives no lower bound (0)."""
+    than the least left-over without foundation plays, less ``i + j``. ``quick`` tries only the two
+    choices with the most plays, and gives no lower bound (0)."""
     options = search.foundation_options(list(search.free0)) if search.seed else [(0, 0)]
-    options = sorted(set(options) | {(0, 0)}, key=lambda o: (o != (0, 0), -(o[0] + o[1])))
+    options = sorted(set(options) | {(0, 0)}, key=lambda o: -(o[0] + o[1]))
+    none: list[tuple[int, list[list[int]]]] | None = None
+    floor = -10**6  # no bound from the floor in quick mode
     if quick:
-        options = options[:4]
-    none = _role_layouts(search.base, search.u, search.d, search.counter)
-    if none is None:
-        return 0, None  # too many ways to give roles to the cards already on the piles
-    floor = none[0][0] if none else 10**6  # left-over without foundation plays
+        options = options[:2]
+    else:
+        none = _role_layouts(search.base, search.u, search.d, search.counter)
+        if none is None:
+            return 0, None  # too many ways to give roles to the cards already on the piles
+        floor = none[0][0] if none else 10**6  # left-over without foundation plays
     lower = 10**6
     best: SuitPlan | None = None
     for i, j in options:
@@ -609,7 +612,8 @@ def _role_plan(search: _SuitSearch, quick: bool) -> tuple[int, SuitPlan | None]:
             lower = min(lower, bound)
             continue
         u, d = search.u + i, search.d + j
-        layouts = none if (i, j) == (0, 0) else _role_layouts(search.base, u, d, search.counter)
+        layouts = none if (i, j) == (0, 0) and none is not None else _role_layouts(search.base, u, d,
+                                                                                      search.counter)
         if layouts is None:
             return 0, best
         if not layouts:
