@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/zodiac_solver.py --deals 20      # a smoke run
 
 Deals 1..N (PySolFC's numbers) of ``zodiac`` and ``zodiac-classic``, each solved from the deal with
-the node budget given (``--nodes``). Every win is replayed through the rules engine
-(``amber_patience.solvers.solve`` does that); the time of the replay is not counted.
+the node budget given (``--nodes``), by the family solver (``amber_patience.solvers.zodiac.solve``).
+Every win is replayed through the rules engine (``amber_patience.solvers.replay``) outside the timing.
 """
 
 from __future__ import annotations
