@@ -10,10 +10,15 @@ The search is a depth-first search over a compact state, four small ints:
   stock is empty);
 * ``recycles``: how many times the waste may still be turned over (unlimited: not counted).
 
-A set holds every state visited, so the search explores each state at most once (which also
-stops the endless go-round of an unlimited stock); the result is exact: ``won`` with the moves
-(replayed through the rules by :func:`amber_patience.solvers.solve`), or ``lost`` when no state
-reachable from the position is won.
+Each node is a *removal*: it stands for its state and every state that drawing and recycling reach
+from it, and its children are the removals possible anywhere along the stock, each at its first
+chance (fewest draws and recycles, never worse); a king that comes to the stock top on the way is
+removed, not drawn. Every removal removes cards, so the search has no cycles (also with an
+unlimited stock). Failed states are remembered by their two masks with a score (recycles left,
+then how early the stock top is): a state with the same masks and a lower or equal score is
+reachable from the failed one by drawing and recycling, so it fails too. The result is exact:
+``won`` with the moves (replayed through the rules by :func:`amber_patience.solvers.solve`), or
+``lost`` when no state reachable from the position is won.
 
 What makes it fast:
 
@@ -25,8 +30,11 @@ What makes it fast:
   in which each pair could one day be available together: never a pyramid card with a card it
   covers or that covers it, and, with no recycle left, never two cards of the waste (only its top
   is available). Relaxed games need only the pyramid cards matched. The bound is checked for every
-  class at the root, then after each move only for the class the move changed. A position that
-  fails it is lost, with no search below it.
+  class at the root, then after each move only for the classes the move changed, and remembered
+  per class. A position that fails it is lost, with no search below it;
+* **a waste bound** on the last pass (:meth:`_Search.waste_ok`): a waste card whose partners left
+  are all pyramid cards goes after the cards resting on all of them, so those cannot pair with it
+  or with a waste card under it; the matching bound must hold without those pairs.
 """
 
 from __future__ import annotations
