@@ -133,9 +133,9 @@ class _Search:
         self.class_places = [sum(1 << x for x in lows + highs) for lows, highs in t.classes]
         self.class_memo: dict[tuple[int, int, int], bool] = {}
         self.waste_memo: dict[tuple[int, int, int, tuple[tuple[int, int], ...]], bool] = {}
-        #: Per location: the locations of the cards it pairs with (as bits).
-        self.opposite = [0 if t.klass[x] < 0 else sum(1 << y for y in t.classes[t.klass[x]][1 - t.side[x]])
-                         for x in range(t.n + t.m)]
+        #: Per rank: the locations of its cards and of the cards they pair with (as bits).
+        self.rank_masks = [(sum(1 << x for x in mine), sum(1 << y for y in theirs))
+                           for lows, highs in t.classes for mine, theirs in ((lows, highs), (highs, lows))]
         #: For a set of pyramid slots: the slots resting on all of them.
         self.common_resting: dict[int, int] = {}
         #: The available pyramid slots for each mask of removed slots.
@@ -200,17 +200,13 @@ class _Search:
             return True
         stock = alive & ~((1 << (n + cursor)) - 1)
         pyramid_alive = alive & ((1 << n) - 1)
-        opposite, klass, places = self.opposite, t.klass, self.class_places
+        klass, places = t.klass, self.class_places
         relevant: dict[int, int] = {}  # card -> the waste cards of its class it may not pair with
-        bits = waste
-        while bits:
-            low = bits & -bits
-            w = low.bit_length() - 1
-            bits ^= low
-            partners = opposite[w] & alive
-            if partners & stock:
+        for mine, theirs in self.rank_masks:
+            mine &= waste
+            if not mine or theirs & stock:
                 continue
-            partners &= pyramid_alive  # (another waste card can never be its partner)
+            partners = theirs & pyramid_alive  # (another waste card can never be a partner)
             if not partners:
                 continue
             common = self.common_resting.get(partners)
@@ -223,7 +219,8 @@ class _Search:
                     p ^= lp
                 common = self.common_resting[partners] = common & ((1 << n) - 1)
             common &= pyramid_alive
-            under = waste & ((low << 1) - 1)
+            # The same partners for every waste card of this rank: the topmost one says the most.
+            under = waste & ((1 << mine.bit_length()) - 1)
             while common:
                 lz = common & -common
                 z = lz.bit_length() - 1
