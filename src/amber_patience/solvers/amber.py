@@ -108,6 +108,22 @@ class _Board:
                     out.add((a, b) if a < b else (b, a))
         return out
 
+    def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
+        """Whether swapping cells ``p`` and ``q`` of ``at`` is legal (the move rule over ints)."""
+        if p == q or p in self.frozen or q in self.frozen:
+            return False
+        lone, block = self.lone, self.block
+        if lone >= 0 and block[p] != block[q] and lone not in (p, q):
+            return False
+        x, y = at[p], at[q]
+        for card, cell in ((x, q), (y, p)):
+            if cell == lone:
+                continue
+            wanted = self.nb[card]
+            if not any((y if n == p else x if n == q else at[n]) in wanted for n in self.adj[cell]):
+                return False
+        return True
+
     def cycles(self, at: list[int] | bytes) -> tuple[list[int], int]:
         """The cycle of every cell in the permutation to the goal, and the number of cycles."""
         n = self.n
@@ -144,8 +160,7 @@ class Setting:
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
             cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
-            sort_groups_only: bool = False, check: list[int] | None = None
-            ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+            sort_groups_only: bool = False) -> tuple[list[tuple[int, int]] | None, bytes, int]:
     """Weighted best-first search from ``start``; returns (path or None, end position, states expanded).
 
     ``cells``: only these cells move (a region whose cards all belong to it); default all.
@@ -166,7 +181,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         inside[c] = True
     restricted = cells is not None and len(region) < n
     counted = [False] * n  # the cells whose group counts (gamma term and gathering goal)
-    for c in (region if check is None else check):
+    for c in region:
         counted[c] = c != lone
 
     nodes: list[tuple[bytes, int, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
@@ -279,18 +294,34 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
 class Step:
     """A step of a plan.
 
-    ``gather``: bring every card into its part of ``parts`` (cells of the finished parts stay);
-    ``place``: put the cards of ``parts[0]`` into their goal cells, any unfinished cell may move;
+    ``gather``: bring every card into its part of ``parts`` (cells of finished parts stay);
     ``sort``: sort ``parts[0]`` moving only its own cells (its cards must all be there).
-    Cells of a finished ``place`` or ``sort`` step never move again.
+    Cells of a finished ``sort`` step never move again.
     """
 
     kind: str
     parts: tuple[tuple[int, ...], ...]
+    #: The settings to use (a key of ``SETTINGS``); by default the step's kind decides.
+    phase: str = ""
+
+
+def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | None]]:
+    """The plans to try in turn, each with a node cap (``None``: the rest of the budget)."""
+    main = plan_for(game, board)
+    if game.name in ("path", "path-52"):
+        rows = [tuple(c.id for c in game.cells if c.row == r) for r in range(4)]
+        quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
+        return [(quick, QUICK_CAP), (main, None)]
+    return [(main, None)]
+
+
+#: Node cap of the quick first plan of Path in Shadow (rows as regions): it wins about half the
+#: deals in a few hundred nodes; the others go on with the main plan.
+QUICK_CAP = 1500
 
 
 def plan_for(game: AmberGame, board: _Board) -> list[Step]:
-    """The plan for a layout (see the module doc); one ``sort`` of all cells for small layouts."""
+    """The main plan for a layout (see the module doc); one ``sort`` of all cells for small layouts."""
     def rows(block: str, wanted: range) -> tuple[int, ...]:
         return tuple(c.id for c in game.cells if c.block == block and c.row in wanted)
 
@@ -309,12 +340,6 @@ def plan_for(game: AmberGame, board: _Board) -> list[Step]:
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-def _plan_pattern(game: AmberGame, board: _Board) -> list[Step]:
-    blocks = {b: tuple(c.id for c in game.cells if c.block == b) for b in game.blocks}
-    order = [blocks[b] for b in ORDER_PATTERN]
-    return [Step("place", (part,)) for part in order[:-1]] + [Step("sort", (order[-1],))]
-
-
 def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
     if ARDEN_PLAN == "halves":
         top = tuple(c.id for c in game.cells if c.row < 3)
@@ -326,8 +351,7 @@ def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
 ARDEN_PLAN = "whole"
 
 
-ORDER_PATTERN = ("top-left", "centre", "top-right", "bottom-right", "bottom-left")
-PLANS = {"pattern": _plan_pattern, "arden": _plan_arden}
+PLANS = {"arden": _plan_arden}
 #: Layouts whose searches weigh the eta term exactly for every child (measured better there).
 EXACT = {"kolvir", "arden", "pattern"}
 
@@ -371,7 +395,7 @@ SETTINGS: dict[str, list[Setting]] = {
     "whole": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
     "gather": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
     "region": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
-    "place": [Setting(3, 0.5, 3, 0.5, 3000), Setting(3, 0.5, 3, 0.5, 6000, 1)],
+    "gather-rows": [Setting(3, 0.5, 1, 0.5, 1000), Setting(3, 0.5, 1, 0.5, 1000, 1)],
 }
 
 
@@ -388,31 +412,124 @@ def settings_for(game: AmberGame, phase: str) -> list[Setting]:
     return [Setting(x.weight, x.beta, x.gamma, x.eta, x.nodes, x.seed, x.alpha, exact) for x in chosen]
 
 
+#: Splice limits: at most this many differing cells, at most this many swaps in a splice.
+SHORTEN_CELLS = 6
+SHORTEN_DEPTH = 3
+
+
+def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Cut detours out of a solution: where the position after move ``j`` differs from the
+    position after move ``i`` in at most four cells and fewer legal swaps among those cells join
+    them, splice those in. Every splice is checked with the move rule."""
+    states = [board.start]
+    cur = list(board.start)
+    for p, q in path:
+        cur[p], cur[q] = cur[q], cur[p]
+        states.append(bytes(cur))
+    i = 0
+    while i < len(path) - 1:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        si = states[i]
+        spliced = False
+        # the cells where the position after move j differs from si, kept up to date as j grows
+        differ: set[int] = set()
+        candidates: list[tuple[int, list[int]]] = []
+        for j in range(i + 1, len(path) + 1):
+            for c in path[j - 1]:
+                if si[c] != states[j][c]:
+                    differ.add(c)
+                else:
+                    differ.discard(c)
+            if j >= i + 2 and len(differ) <= SHORTEN_CELLS:
+                candidates.append((j, sorted(differ)))
+        for j, diff in reversed(candidates):
+            sj = states[j]
+            # fewest swaps possible: cells that differ minus cycles among them
+            where = {sj[c]: c for c in diff}
+            seen_c: set[int] = set()
+            cycles = 0
+            for c in diff:
+                if c not in seen_c:
+                    cycles += 1
+                    while c not in seen_c:
+                        seen_c.add(c)
+                        c = where[si[c]]
+            need = len(diff) - cycles
+            if need >= j - i or need > SHORTEN_DEPTH:
+                continue
+            sub = _join(board, si, sj, diff, min(j - i - 1, SHORTEN_DEPTH))
+            if sub is None:
+                continue
+            path = path[:i] + sub + path[j:]
+            cur = list(si)
+            new_states = [si]
+            for p, q in sub:
+                cur[p], cur[q] = cur[q], cur[p]
+                new_states.append(bytes(cur))
+            states = states[:i] + new_states + states[j + 1:]
+            spliced = True
+            break
+        if not spliced:
+            i += 1
+    return path
+
+
+def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int) -> list[tuple[int, int]] | None:
+    """The shortest legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal``."""
+    if most <= 0 or not cells:
+        return [] if start == goal else None
+    frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
+    seen = {start}
+    pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    for _ in range(most):
+        nxt = []
+        for at, sub in frontier:
+            for a, b in pairs:
+                if not board.legal_swap(at, a, b):
+                    continue
+                cur = bytearray(at)
+                cur[a], cur[b] = cur[b], cur[a]
+                key = bytes(cur)
+                if key == goal:
+                    return sub + [(a, b)]
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append((key, sub + [(a, b)]))
+        frontier = nxt
+    return None
+
+
 def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
+    for steps, cap in plans_for(game, board):
+        if cap is None:
+            return _run_plan(board, game, steps, budget)
+        sub = _Budget(budget.deadline, budget.left(cap))
+        path = _run_plan(board, game, steps, sub)
+        budget.used += sub.used
+        if path is not None:
+            return path
+    return None
+
+
+def _run_plan(board: _Board, game: AmberGame, steps: list[Step], budget: _Budget) -> list[tuple[int, int]] | None:
     path: list[tuple[int, int]] = []
     at = board.start
     n = board.n
     done: set[int] = set()
-    for step in plan_for(game, board):
+    for step in steps:
         free = [c for c in range(n) if c not in done]
         if step.kind == "sort":
             whole = len(step.parts[0]) == n
             found = _phase(board, at, settings_for(game, "whole" if whole else "region"), budget,
                            cells=list(step.parts[0]))
-        elif step.kind == "place":
-            chunk = list(step.parts[0])
-            goal_card = [-1] * n
-            for c in chunk:
-                goal_card[c] = board.goal[c]
-            found = _phase(board, at, settings_for(game, "place"), budget, cells=free, group=list(range(n)),
-                           cell_group=goal_card, sort_groups_only=True, check=chunk)
         else:
             region_of = [0] * n
             for r, part in enumerate(step.parts):
                 for c in part:
                     region_of[c] = r
             card_region = [region_of[board.target[x]] for x in range(n)]
-            found = _phase(board, at, settings_for(game, "gather"), budget, cells=free, group=card_region,
+            found = _phase(board, at, settings_for(game, step.phase or "gather"), budget, cells=free, group=card_region,
                            cell_group=region_of, sort_groups_only=True)
         if found is None:
             return None
@@ -437,6 +554,9 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)
     path = _plan(board, position.game, budget)
+    if path is not None:
+        stats["found_length"] = len(path)
+        path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
     stats["seconds"] = time.perf_counter() - t0
     stats["nodes"] = budget.used
     stats["difficulty"] = budget.used
