@@ -34,7 +34,8 @@ def run(empty: str, first: int, deals: int, node_limit: int, time_limit: float) 
     won = counts["won"]
     print(f"empty={empty}: {deals} deals ({first}..{first + deals - 1}) in {elapsed:.1f} s: "
           f"{decided / elapsed:.1f} deals decided per second; "
-          f"won {won / deals:.1%}, lost {counts['lost'] / deals:.1%}, unknown {counts['unknown'] / deals:.1%}; "
+          f"won {won / deals:.2%}, lost {counts['lost'] / deals:.2%}, unknown {counts['unknown'] / deals:.2%} "
+          f"({won}/{counts['lost']}/{counts['unknown']}); "
           f"{moves / max(won, 1):.0f} moves per win (stock turns included)")
     slowest.sort(reverse=True)
     worst = ", ".join(f"#{n} {status} {nodes} nodes {sec:.2f} s" for sec, n, status, nodes in slowest[:5])

@@ -19,7 +19,8 @@ Ideas (each argued in ``docs/simplest.md``):
   the stock); an ace never goes onto a column (it would only go to its foundation); a lone card does
   not move to an empty column; of several empty columns only one is tried.
 * **Compact canonical keys** (columns sorted, free cells as a multiset, the stock as a mask) in a
-  set of visited states, and a depth-first search with the most promising moves first.
+  set of visited states; complete searches of different kinds (best-first with two scores, and
+  depth-first) take turns, so a deal that misleads one of them is soon won by another.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def _disorder(col: bytes) -> int:
     return sum(1 for k in range(1, len(col)) if not fits[col[k]][col[k - 1]])
 
 
-def _score(state: State) -> int:
+def _score(state: State, depth_weight: int) -> int:
     """How promising a state looks (higher is better): cards on the foundations, less the depth at
     which the next card of each suit lies in its column, the free cells in use, and the cards lying
     on a card they do not build on."""
@@ -219,7 +220,7 @@ def _score(state: State) -> int:
                     depth += len(col) - 1 - k
                     break
     disorder = sum(map(_disorder, cols))
-    return 5 * sum(found) - 2 * depth - len(cells) - disorder
+    return 5 * sum(found) - depth_weight * depth - len(cells) - disorder
 
 
 def initial_state(position: SimplestPosition) -> tuple[State, list[SolverMove]]:
@@ -239,18 +240,22 @@ def initial_state(position: SimplestPosition) -> tuple[State, list[SolverMove]]:
 
 #: A search node of the best-first search: its parent node and the solver moves from there to it.
 _Node = tuple[object, list[SolverMove]]
+#: The search strands that take turns: a best-first search for each positive number (the weight of
+#: the depth of the next cards in :func:`_score`), the depth-first search for 0.
+STRANDS: tuple[int, ...] = (1, 2, 0)
 #: How many new states a search strand visits before handing over to the other.
-CHUNK = 256
+CHUNK = 2048
 #: A search strand: yields how many new states it visited since it last yielded; returns the solver
-#: moves of a win, or ``None`` when it has visited every reachable state without finding one.
-_Strand = Generator[int, None, list[SolverMove] | None]
+#: moves of a win, or ``None`` when it has visited every reachable state without finding one, with
+#: the number of new states since it last yielded.
+_Strand = Generator[int, None, tuple[list[SolverMove] | None, int]]
 
 
-def _best_first(state: State, first: list[SolverMove], empty_any: bool) -> _Strand:
+def _best_first(state: State, first: list[SolverMove], empty_any: bool, depth_weight: int, chunk: int) -> _Strand:
     """Best-first search (:func:`_score`, newest first among equals); every state expanded once."""
     root: _Node = (None, first)
     seen = {_key(state)}
-    heap: list[tuple[int, int, State, _Node]] = [(-_score(state), 0, state, root)]
+    heap: list[tuple[int, int, State, _Node]] = [(-_score(state, depth_weight), 0, state, root)]
     count = 0
     new = 0
     while heap:
@@ -263,15 +268,14 @@ def _best_first(state: State, first: list[SolverMove], empty_any: bool) -> _Stra
             seen.add(key)
             child_node: _Node = (node, path)
             if sum(child[3]) == 52:
-                return _unwind(child_node)
+                return _unwind(child_node), new + 1
             count -= 1
-            heapq.heappush(heap, (-_score(child), count, child, child_node))
+            heapq.heappush(heap, (-_score(child, depth_weight), count, child, child_node))
             new += 1
-        if new >= CHUNK:
+        if new >= chunk:
             yield new
             new = 0
-    yield new
-    return None
+    return None, new
 
 
 def _unwind(node: _Node) -> list[SolverMove]:
@@ -284,7 +288,7 @@ def _unwind(node: _Node) -> list[SolverMove]:
     return [m for path in reversed(paths) for m in path]
 
 
-def _depth_first(state: State, first: list[SolverMove], empty_any: bool) -> _Strand:
+def _depth_first(state: State, first: list[SolverMove], empty_any: bool, chunk: int) -> _Strand:
     """Depth-first search in the order of :func:`_moves`; every state visited once."""
     seen = {_key(state)}
     stack: list[tuple[State, Iterator[SolverMove], list[SolverMove]]] = [
@@ -302,24 +306,24 @@ def _depth_first(state: State, first: list[SolverMove], empty_any: bool) -> _Str
             continue
         seen.add(key)
         if sum(child[3]) == 52:
-            return [m for _, _, p in stack for m in p] + path
+            return [m for _, _, p in stack for m in p] + path, new + 1
         stack.append((child, iter(_moves(child, empty_any)), path))
         new += 1
-        if new >= CHUNK:
+        if new >= chunk:
             yield new
             new = 0
-    yield new
-    return None
+    return None, new
 
 
 def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
            node_limit: int | None = None) -> tuple[str, list[SolverMove], dict[str, object]]:
     """Decide ``position``: (status, solver moves of a win or [], stats).
 
-    Two complete searches take turns, :data:`CHUNK` new states at a time: a best-first search
-    (finds most wins fastest) and a depth-first one (finds the wins that mislead the best-first
-    score). Each visits every reachable state at most once, so when either has visited them all
-    without a win, the position is lost. ``nodes`` counts the states visited by both."""
+    Complete searches (:data:`STRANDS`) take turns, :data:`CHUNK` new states at a time: two
+    best-first searches with different scores and a depth-first one; a deal that misleads one of
+    them rarely misleads the others. Each visits every reachable state at most once, so when any of
+    them has visited them all without a win, the position is lost. ``nodes`` counts the states
+    visited by all of them; ``found_by`` names the search that won."""
     start = time.perf_counter()
     empty_any = position.game.empty == "any"
     state, first = initial_state(position)
@@ -327,23 +331,28 @@ def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
     if sum(state[3]) == 52:
         stats.update(nodes=0, seconds=time.perf_counter() - start, solver_moves=len(first))
         return "won", first, stats
-    strands = [_best_first(state, first, empty_any), _depth_first(state, first, empty_any)]
+    chunk = CHUNK if node_limit is None else max(1, min(CHUNK, node_limit // len(STRANDS)))
+    strands = [_best_first(state, first, empty_any, w, chunk) if w else _depth_first(state, first, empty_any, chunk)
+               for w in STRANDS]
     nodes = 0
     deadline = None if time_limit is None else start + time_limit
     status = "unknown"
     moves: list[SolverMove] = []
     turn = 0
     while True:
-        strand = strands[turn % 2]
+        strand = strands[turn % len(strands)]
         turn += 1
         try:
             nodes += next(strand)
         except StopIteration as stop:
-            if stop.value is None:
+            found, new = stop.value
+            nodes += new
+            if found is None:
                 status = "lost"
             else:
-                status, moves = "won", stop.value
-                stats["found_by"] = "best-first" if strand is strands[0] else "depth-first"
+                status, moves = "won", found
+                w = STRANDS[strands.index(strand)]
+                stats["found_by"] = f"best-first/{w}" if w else "depth-first"
             break
         if node_limit is not None and nodes >= node_limit:
             break
