@@ -401,7 +401,7 @@ SETTINGS: dict[str, list[Setting]] = {
 
 #: Settings that differ by layout: (layout, phase) -> settings.
 OVERRIDES: dict[tuple[str, str], list[Setting]] = {
-    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000), Setting(3, 1, 1, 0.5, 16000, 1)],
+    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
     ("pattern", "whole"): [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
 }
 
