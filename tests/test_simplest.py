@@ -295,7 +295,7 @@ def test_text_notation_and_move_info() -> None:
             p.parse_move(text)
     assert p.move_info(p.parse_move("7d>1")) == {"cards": ["7d"], "from": ["column-2"], "to": "column-1"}
     assert p.move_info(Draw()) == {"cards": [], "from": ["stock"], "to": "waste"}
-    assert p.move_info(Recycle()) == {"cards": [], "from": ["stock"], "to": "stock"}
+    assert p.move_info(Recycle()) == {"cards": [], "from": ["waste", "stock"], "to": "stock"}
     assert "Seven of diamonds" in p.describe_move(p.parse_move("7d>1"))
     text = p.to_text()
     assert "8s" in text and "a: 6c" in text

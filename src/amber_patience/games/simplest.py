@@ -572,16 +572,17 @@ class SimplestPosition(Position):
         }
 
     def move_info(self, move: Move) -> dict[str, Any]:
-        """A card move names its card, source and target. Turning the stock (``draw``) and turning
-        the waste over (``recycle``) move no named card; both play on a click on the stock, so both
-        give ``from: ["stock"]`` (never legal at the same time: one needs a stock, the other an
-        empty one); ``to`` is where the cards go (the waste, or back to the stock)."""
+        """A card move names its card, source and target. Turning the stock (``draw``) moves no named
+        card: ``from`` the stock ``to`` the waste. Turning the waste over (``recycle``) takes the
+        cards from the waste back to the stock; its ``from`` lists the stock too, so that a click on
+        the empty stock plays it, as in most Klondike programs (as in Pyramid, a click on the waste
+        does too)."""
         if isinstance(move, Shift):
             return {"cards": [str(move.card)], "from": [move.source], "to": move.target}
         if isinstance(move, Draw):
             return {"cards": [], "from": [STOCK], "to": WASTE}
         if isinstance(move, Recycle):
-            return {"cards": [], "from": [STOCK], "to": STOCK}
+            return {"cards": [], "from": [WASTE, STOCK], "to": STOCK}
         raise MalformedError(f"not a move of the Simplest patience: {move!r}")
 
     def parse_move(self, text: str) -> Move:
