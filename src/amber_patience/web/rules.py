@@ -271,20 +271,24 @@ _RU["zodiac"] = """
 _EN["zodiac-only"] = """
 <p>In this version (as in the seed text), aces and kings among the 32 dealt cards go straight to the
 foundations at the deal; a Zodiac gap this leaves is filled at once from the stock, an Equator gap stays
-empty. In phase 1 an Equator card may also go to a foundation.</p>
+empty. In phase 1 an Equator card or the waste top may also go to a foundation; if both aces (or kings)
+of a suit are dealt, only the first goes to the foundation.</p>
 """
 _RU["zodiac-only"] = """
 <p>В этом варианте (как в исходном тексте) тузы и короли среди 32 сданных карт сразу уходят на базовые
 стопки; пустое место в Зодиаке тут же заполняется из колоды, пустая ячейка Экватора остаётся пустой. На
-первом этапе карта Экватора может пойти и на базовую стопку.</p>
+первом этапе карта Экватора или верхняя карта отбоя может пойти и на базовую стопку; если сданы оба туза
+(или оба короля) одной масти, на базовую стопку уходит только первый.</p>
 """
 _EN["zodiac-classic"] = """
 <p>Classic rules (Cadogan, 1914; as in PySolFC): nothing goes to a foundation before phase 2, and aces
-and kings stay where they are dealt.</p>
+and kings stay where they are dealt. The deal turns one stock card onto the waste. As in the seed
+version, a whole pass through the stock that places no card loses the game.</p>
 """
 _RU["zodiac-classic"] = """
 <p>Классические правила (Кадоган, 1914; как в PySolFC): до второго этапа на базовые стопки ничего не
-кладётся, тузы и короли остаются там, где их сдали.</p>
+кладётся, тузы и короли остаются там, где их сдали. При сдаче одна карта колоды открывается в отбой. Как и
+в исходном варианте, проход колоды, за который не пристроено ни одной карты, проигрывает пасьянс.</p>
 """
 
 # -- Simplest -----------------------------------------------------------------------------------------------
