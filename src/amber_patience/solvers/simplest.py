@@ -19,7 +19,7 @@ Ideas (each argued in ``docs/simplest.md``):
   the stock); an ace never goes onto a column (it would only go to its foundation); a lone card does
   not move to an empty column; of several empty columns only one is tried.
 * **Compact canonical keys** (columns sorted, free cells as a multiset, the stock as a mask) in a
-  set of visited states; complete searches of different kinds (best-first with two scores, and
+  set of visited states; complete searches of different kinds (best-first with three scores, and
   depth-first) take turns, so a deal that misleads one of them is soon won by another.
 """
 
@@ -242,7 +242,7 @@ def initial_state(position: SimplestPosition) -> tuple[State, list[SolverMove]]:
 _Node = tuple[object, list[SolverMove]]
 #: The search strands that take turns: a best-first search for each positive number (the weight of
 #: the depth of the next cards in :func:`_score`), the depth-first search for 0.
-STRANDS: tuple[int, ...] = (1, 2, 0)
+STRANDS: tuple[int, ...] = (1, 2, 0, 3)
 #: How many new states a search strand visits before handing over to the other.
 CHUNK = 2048
 #: A search strand: yields how many new states it visited since it last yielded; returns the solver
@@ -319,7 +319,7 @@ def search(position: SimplestPosition, *, time_limit: float | None = 10.0,
            node_limit: int | None = None) -> tuple[str, list[SolverMove], dict[str, object]]:
     """Decide ``position``: (status, solver moves of a win or [], stats).
 
-    Complete searches (:data:`STRANDS`) take turns, :data:`CHUNK` new states at a time: two
+    Complete searches (:data:`STRANDS`) take turns, :data:`CHUNK` new states at a time: three
     best-first searches with different scores and a depth-first one; a deal that misleads one of
     them rarely misleads the others. Each visits every reachable state at most once, so when any of
     them has visited them all without a win, the position is lost. ``nodes`` counts the states
