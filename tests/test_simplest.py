@@ -297,6 +297,7 @@ def test_text_notation_and_move_info() -> None:
     assert p.move_info(Draw()) == {"cards": [], "from": ["stock"], "to": "waste"}
     assert p.move_info(Recycle()) == {"cards": [], "from": ["waste", "stock"], "to": "stock"}
     assert "Seven of diamonds" in p.describe_move(p.parse_move("7d>1"))
+    assert p.describe_move(p.parse_move("7d>1"), "ru") == "Семёрка бубен: столбец 2 → столбец 1"
     text = p.to_text()
     assert "8s" in text and "a: 6c" in text
 

@@ -85,6 +85,16 @@ def _pile_name(pile: str) -> str:
     return f"the {pile}"
 
 
+def _pile_name_ru(pile: str) -> str:
+    if pile in _COLUMN_IDS:
+        return f"столбец {_COLUMN_IDS[pile] + 1}"
+    if pile in _CELL_IDS:
+        return f"ячейка {_CELL_IDS[pile] + 1}"
+    if pile in _FOUNDATION_IDS:
+        return "базовая стопка"
+    return {STOCK: "колода", WASTE: "отбой"}.get(pile, pile)
+
+
 # -- moves -----------------------------------------------------------------------------------------
 
 
@@ -613,7 +623,7 @@ class SimplestPosition(Position):
             return "Turn the waste over as a new stock" if lang == "en" else "Перевернуть сброс в новую колоду"
         assert isinstance(move, Shift)
         if lang == "ru":
-            return f"{move.card.name('ru')}: {move.source} → {move.target}"
+            return f"{move.card.name('ru')}: {_pile_name_ru(move.source)} → {_pile_name_ru(move.target)}"
         return f"Move the {move.card.name()} from {_pile_name(move.source)} to {_pile_name(move.target)}"
 
     def to_text(self) -> str:
