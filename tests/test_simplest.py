@@ -207,6 +207,8 @@ def test_won_and_lost() -> None:
     won = last.play(Shift(D("Kd"), column_id(0), "foundation-d"))
     assert won.is_won() and not won.is_lost() and won.status() == "won"
     assert won.result() == {"won": True, "cards_on_foundations": 52, "cards_left": 0}
+    assert won.legal_moves() == [] and solve(won).moves == [] and solve(won).status == "won"
+    assert solve(last).moves == [Shift(D("Kd"), column_id(0), "foundation-d")]
     # Every column topped by a black card, the free cells full of black cards, the stock empty:
     # nothing can ever move, so the game is lost.
     blocked = _black_tops()
