@@ -160,13 +160,16 @@ class Setting:
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
             cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
-            sort_groups_only: bool = False) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+            sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
+            ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
     """Weighted best-first search from ``start``; returns (path or None, end position, states expanded).
 
     ``cells``: only these cells move (a region whose cards all belong to it); default all.
     ``group``/``cell_group``: the group of every card and the group the goal wants in every cell
     (the gamma term). With ``sort_groups_only`` the search stops as soon as every card stands in
     a cell of its group (phase 1 of the region plan), otherwise when the cells are sorted.
+    ``focus``: only swaps that move at least one card out of place (for end games).
+    ``best``: filled with the path to, and the position of, the nearest position to the goal seen.
     """
     n = board.n
     target, lone, nb, adjmask, near = board.target, board.lone, board.nb, board.adjmask, board.near
@@ -191,6 +194,16 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     counter = 0
     expanded = 0
     tolerance = 0.5 * weight
+    best_near, best_idx = n + 1, 0
+
+    def trace(i: int) -> list[tuple[int, int]]:
+        path = []
+        while nodes[i][2] >= 0:
+            path.append((nodes[i][3], nodes[i][4]))
+            i = nodes[i][2]
+        path.reverse()
+        return path
+
     while heap:
         key_f, tie, cnt, parent, a, b, evaluated = heapq.heappop(heap)
         at = list(nodes[parent][0])
@@ -239,14 +252,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             idx = len(nodes) - 1
         else:
             idx = 0
+        if best is not None:
+            nearness = wrong if sort_groups_only else bound
+            if nearness < best_near:
+                best_near, best_idx = nearness, idx
         if done:
-            path = []
-            i = idx
-            while nodes[i][2] >= 0:
-                path.append((nodes[i][3], nodes[i][4]))
-                i = nodes[i][2]
-            path.reverse()
-            return path, key, expanded
+            return trace(idx), key, expanded
         if expanded >= node_limit:
             break
         expanded += 1
@@ -255,6 +266,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         base = g + 1 + weight * h
         for (p, q) in moves(at, pos):
             if restricted and not (inside[p] and inside[q]):
+                continue
+            if focus and target[at[p]] == p and target[at[q]] == q:
                 continue
             x, y = at[p], at[q]
             placed = (target[x] == q) + (target[y] == p)
@@ -287,6 +300,10 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             counter += 1
             tie = -placed + (rng.random() if rng is not None else 0.0)
             heapq.heappush(heap, (base + weight * dh, tie, counter, idx, p, q, exact or not eta))
+    if best is not None:
+        best["path"] = trace(best_idx)
+        best["at"] = nodes[best_idx][0]
+        best["near"] = best_near
     return None, start, expanded
 
 
@@ -368,6 +385,15 @@ class _Budget:
         return wanted if self.cap is None else min(wanted, self.cap - self.used)
 
 
+#: Budget growth from one restart to the next.
+GROWTH = 2.0
+#: End game: when a search stalls this near the goal (bound, or cards outside their region), a
+#: search that only moves cards out of place, with this weight and budget, finishes from there.
+ENDGAME_NEAR = 16
+ENDGAME_WEIGHT = 2.0
+ENDGAME_NODES = 4000
+
+
 def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
            ) -> tuple[list[tuple[int, int]], bytes] | None:
     """Run ``settings`` in turn (then the last one again with new seeds and doubled budgets)."""
@@ -378,14 +404,24 @@ def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget
         else:
             last = settings[-1]
             s = Setting(last.weight, last.beta, last.gamma, last.eta,
-                        last.nodes * 2 ** (attempt - len(settings) + 1), attempt, last.alpha, last.exact)
+                        int(last.nodes * GROWTH ** (attempt - len(settings) + 1)), attempt, last.alpha, last.exact)
         nodes = budget.left(s.nodes)
         if nodes <= 0:
             return None
-        path, end, used = _search(board, start, s, budget.deadline, nodes, **kw)
+        best: dict[str, Any] = {}
+        path, end, used = _search(board, start, s, budget.deadline, nodes, best=best, **kw)
         budget.used += used
         if path is not None:
             return path, end
+        if best and 0 < best["near"] <= ENDGAME_NEAR:
+            # the search came close and stalled: finish with a focused search from there
+            s = Setting(ENDGAME_WEIGHT, s.beta, s.gamma, s.eta, ENDGAME_NODES, None, s.alpha, s.exact)
+            nodes = budget.left(s.nodes)
+            if nodes > 0:
+                tail, end, used = _search(board, best["at"], s, budget.deadline, nodes, focus=True, **kw)
+                budget.used += used
+                if tail is not None:
+                    return best["path"] + tail, end
         attempt += 1
 
 
