@@ -301,6 +301,8 @@ up to king.</p>
 <li>Only the top card of a column moves, one card at a time.</li>
 <li>On a column, build down in alternating colours (a red 7 on a black 8).</li>
 <li>An empty column takes a king (option: any card).</li>
+<li>A free cell takes the top card of a column or of the waste; a card in a free cell may go to a column
+or a foundation (not to another free cell). Cards on the foundations stay there.</li>
 <li>Turn the stock one card at a time onto the waste, whose top card is playable; the waste is turned
 over as a new stock as often as needed.</li>
 <li>You win when all cards are on the foundations.</li>
@@ -314,6 +316,8 @@ _RU["simplest"] = """
 <li>Двигается только верхняя карта столбца, по одной карте.</li>
 <li>В столбцах карты кладутся по убыванию, чередуя цвет (красная семёрка на чёрную восьмёрку).</li>
 <li>В пустой столбец кладётся король (вариант: любая карта).</li>
+<li>В свободную ячейку кладётся верхняя карта столбца или отбоя; карта из ячейки идёт в столбец или на
+базовую стопку (не в другую ячейку). С базовых стопок карты не возвращаются.</li>
 <li>Колода открывается по одной карте в отбой, верхняя карта отбоя доступна; отбой переворачивается и
 снова становится колодой сколько угодно раз.</li>
 <li>Победа — когда все карты на базовых стопках.</li>
