@@ -136,6 +136,11 @@ class _Search:
         #: Per rank: the locations of its cards and of the cards they pair with (as bits).
         self.rank_masks = [(sum(1 << x for x in mine), sum(1 << y for y in theirs))
                            for lows, highs in t.classes for mine, theirs in ((lows, highs), (highs, lows))]
+        self.all_mask = (1 << (t.n + t.m)) - 1
+        #: Per slot: the slots it covers, at any depth.
+        self.covered = [t.related[p] & ~t.resting[p] for p in range(t.n)]
+        #: The pyramid slots holding a card that pairs (not a king).
+        self.paired_slots = sum(1 << p for p in range(t.n) if t.klass[p] >= 0)
         #: For a set of pyramid slots: the slots resting on all of them.
         self.common_resting: dict[int, int] = {}
         #: The available pyramid slots for each mask of removed slots.
@@ -191,52 +196,71 @@ class _Search:
         A waste card whose partners left are all pyramid cards goes after every card resting on all
         of them; such a card must go before it, so it cannot pair with it or with any waste card
         under it. With those pairs struck out, each rank class must still have its matching."""
-        t = self.t
-        n = t.n
+        n = self.t.n
         removed = pmask | tmask << n
-        alive = ~removed
-        waste = (((1 << cursor) - 1) << n) & alive
+        waste = (((1 << cursor) - 1) << n) & ~removed
         if not waste:
             return True
-        stock = alive & ~((1 << (n + cursor)) - 1)
-        pyramid_alive = alive & ((1 << n) - 1)
-        klass, places = t.klass, self.class_places
-        relevant: dict[int, int] = {}  # card -> the waste cards of its class it may not pair with
-        for mine, theirs in self.rank_masks:
-            mine &= waste
-            if not mine or theirs & stock:
+        stock = ~removed & self.all_mask & ~((1 << (n + cursor)) - 1)
+        pyramid_alive = ~pmask & self.pfull
+        common_resting, resting, related, covered = self.common_resting, self.t.resting, self.t.related, self.covered
+        banned: dict[int, int] = {}  # pyramid card -> the waste cards it may not pair with
+        for mine, partners_all in self.rank_masks:
+            if partners_all & stock:
                 continue
-            partners = theirs & pyramid_alive  # (another waste card can never be a partner)
-            if not partners:
-                continue
-            common = self.common_resting.get(partners)
-            if common is None:
-                common = -1
-                p = partners
-                while p:
-                    lp = p & -p
-                    common &= t.resting[lp.bit_length() - 1]
-                    p ^= lp
-                common = self.common_resting[partners] = common & ((1 << n) - 1)
-            common &= pyramid_alive
-            # The same partners for every waste card of this rank: the topmost one says the most.
-            under = waste & ((1 << mine.bit_length()) - 1)
-            while common:
-                lz = common & -common
+            waste_mine = mine & waste
+            if waste_mine:
+                # Rule 1: the waste cards of this rank.
+                partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
+                if partners:
+                    common = common_resting.get(partners)
+                    if common is None:
+                        common = -1
+                        p = partners
+                        while p:
+                            lp = p & -p
+                            common &= resting[lp.bit_length() - 1]
+                            p ^= lp
+                        common = common_resting[partners] = common & self.paired_slots
+                    common &= pyramid_alive
+                    # The same partners for every waste card of this rank: the topmost one says the most.
+                    under = waste & ((1 << waste_mine.bit_length()) - 1)
+                    while common:
+                        lz = common & -common
+                        common ^= lz
+                        z = lz.bit_length() - 1
+                        banned[z] = banned.get(z, 0) | under
+            # Rule 2: the pyramid cards of this rank whose partners left all lie in the waste.
+            mine_pyramid = mine & pyramid_alive
+            waste_partners = partners_all & waste
+            while mine_pyramid and waste_partners:
+                lz = mine_pyramid & -mine_pyramid
+                mine_pyramid ^= lz
                 z = lz.bit_length() - 1
-                common ^= lz
-                k = klass[z]
-                if k >= 0:
-                    b = under & places[k]
-                    if b:
-                        relevant[z] = relevant.get(z, 0) | b
-        if not relevant:
+                if partners_all & pyramid_alive & ~related[z]:
+                    continue  # it may still pair in the pyramid
+                above = waste & ~((1 << waste_partners.bit_length()) - 1)
+                if not above:
+                    continue
+                under_z = covered[z] & pyramid_alive
+                while under_z:
+                    ly = under_z & -under_z
+                    under_z ^= ly
+                    y = ly.bit_length() - 1
+                    banned[y] = banned.get(y, 0) | above
+        if not banned:
             return True
+        klass, places = self.t.klass, self.class_places
         by_class: dict[int, list[tuple[int, int]]] = {}
-        for z, b in relevant.items():
-            by_class.setdefault(klass[z], []).append((z, b))
+        for z, b in banned.items():
+            k = klass[z]
+            if k >= 0:
+                b &= places[k]
+                if b:
+                    by_class.setdefault(k, []).append((z, b))
         for k, pairs in by_class.items():
-            memo_key = (k, removed & places[k], waste & places[k], tuple(sorted(pairs)))
+            pairs.sort()
+            memo_key = (k, removed & places[k], waste & places[k], tuple(pairs))
             known = self.waste_memo.get(memo_key)
             if known is None:
                 known = self.waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, dict(pairs))
