@@ -204,66 +204,66 @@ class _Search:
         stock = ~removed & self.all_mask & ~((1 << (n + cursor)) - 1)
         pyramid_alive = ~pmask & self.pfull
         common_resting, resting, related, covered = self.common_resting, self.t.resting, self.t.related, self.covered
-        banned: dict[int, int] = {}  # pyramid card -> the waste cards it may not pair with
+        rules: list[tuple[int, int]] = []  # (pyramid cards, waste cards that none of them may pair with)
         for mine, partners_all in self.rank_masks:
             if partners_all & stock:
                 continue
             waste_mine = mine & waste
-            if waste_mine:
-                # Rule 1: the waste cards of this rank.
-                partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
-                if partners:
-                    common = common_resting.get(partners)
-                    if common is None:
-                        common = -1
-                        p = partners
-                        while p:
-                            lp = p & -p
-                            common &= resting[lp.bit_length() - 1]
-                            p ^= lp
-                        common = common_resting[partners] = common & self.paired_slots
-                    common &= pyramid_alive
+            partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
+            if waste_mine and partners:
+                # Rule 1: the waste cards of this rank, whose partners are all in the pyramid.
+                common = common_resting.get(partners)
+                if common is None:
+                    common = -1
+                    p = partners
+                    while p:
+                        lp = p & -p
+                        common &= resting[lp.bit_length() - 1]
+                        p ^= lp
+                    common = common_resting[partners] = common & self.paired_slots
+                common &= pyramid_alive
+                if common:
                     # The same partners for every waste card of this rank: the topmost one says the most.
-                    under = waste & ((1 << waste_mine.bit_length()) - 1)
-                    while common:
-                        lz = common & -common
-                        common ^= lz
-                        z = lz.bit_length() - 1
-                        banned[z] = banned.get(z, 0) | under
+                    rules.append((common, waste & ((1 << waste_mine.bit_length()) - 1)))
             # Rule 2: the pyramid cards of this rank whose partners left all lie in the waste.
             mine_pyramid = mine & pyramid_alive
             waste_partners = partners_all & waste
-            while mine_pyramid and waste_partners:
-                lz = mine_pyramid & -mine_pyramid
-                mine_pyramid ^= lz
-                z = lz.bit_length() - 1
-                if partners_all & pyramid_alive & ~related[z]:
-                    continue  # it may still pair in the pyramid
+            if mine_pyramid and waste_partners:
                 above = waste & ~((1 << waste_partners.bit_length()) - 1)
-                if not above:
-                    continue
-                under_z = covered[z] & pyramid_alive
-                while under_z:
-                    ly = under_z & -under_z
-                    under_z ^= ly
-                    y = ly.bit_length() - 1
-                    banned[y] = banned.get(y, 0) | above
-        if not banned:
+                if above:
+                    under = 0
+                    while mine_pyramid:
+                        lz = mine_pyramid & -mine_pyramid
+                        mine_pyramid ^= lz
+                        z = lz.bit_length() - 1
+                        if not partners & ~related[z]:  # no partner left in the pyramid
+                            under |= covered[z]
+                    under &= pyramid_alive
+                    if under:
+                        rules.append((under, above))
+        if not rules:
             return True
-        klass, places = self.t.klass, self.class_places
-        by_class: dict[int, list[tuple[int, int]]] = {}
-        for z, b in banned.items():
-            k = klass[z]
-            if k >= 0:
-                b &= places[k]
+        places = self.class_places
+        for k, where in enumerate(places):
+            waste_k = waste & where
+            if not waste_k:
+                continue
+            banned: dict[int, int] = {}
+            for cards, b in rules:
+                b &= waste_k
                 if b:
-                    by_class.setdefault(k, []).append((z, b))
-        for k, pairs in by_class.items():
-            pairs.sort()
-            memo_key = (k, removed & places[k], waste & places[k], tuple(pairs))
+                    cards &= where
+                    while cards:
+                        lz = cards & -cards
+                        cards ^= lz
+                        z = lz.bit_length() - 1
+                        banned[z] = banned.get(z, 0) | b
+            if not banned:
+                continue
+            memo_key = (k, removed & where, waste_k, tuple(sorted(banned.items())))
             known = self.waste_memo.get(memo_key)
             if known is None:
-                known = self.waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, dict(pairs))
+                known = self.waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, banned)
             if not known:
                 return False
         return True
