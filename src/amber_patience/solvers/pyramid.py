@@ -338,31 +338,35 @@ class _Search:
         partners: dict[int, list[int]] = {}
         for p in pyramid:
             partners.setdefault(target - value[p], []).append(p)
+        setdefault = chances.setdefault
 
-        def visit(offset: int, place: int, under: int, top: int) -> None:
-            for x in (under, top):
-                if x >= 0:
-                    if value[x] == target:
-                        chances.setdefault((x,), (offset, place))
-                    for p in partners.get(value[x], ()):
-                        chances.setdefault((p, x), (offset, place))
-            if under >= 0 and top >= 0 and value[under] + value[top] == target:
-                chances.setdefault((under, top), (offset, place))
-
-        under = waste_top
-        if not stock:
-            visit(0, m, under, -1)
-        for x in stock:
-            visit(0, x - n, under, x)
-            if value[x] != target:  # a king is removed when it comes up, never drawn
-                under = x
+        # Walk the stock (and, with a recycle left, the next pass): at each place, the removals
+        # with the waste top ``under`` and the stock top ``x``.
+        walks = [(0, stock, waste_top)]
         if recycles != 0 and rest:
-            under = -1
-            for i in range(m):
-                if (rest >> i) & 1:
-                    visit(1, i, under, n + i)
-                    if value[n + i] != target:
-                        under = n + i
+            walks.append((1, [n + i for i in range(m) if (rest >> i) & 1], -1))
+        for offset, tops, under in walks:
+            if not tops:
+                tops = [-1]  # the stock is empty: only the waste top
+            for x in tops:
+                place = x - n if x >= 0 else m
+                chance = (offset, place)
+                if under >= 0:
+                    vu = value[under]
+                    if vu == target:
+                        setdefault((under,), chance)
+                    for p in partners.get(vu, ()):
+                        setdefault((p, under), chance)
+                if x >= 0:
+                    vx = value[x]
+                    if vx == target:
+                        setdefault((x,), chance)
+                        continue  # a king is removed when it comes up, never drawn
+                    for p in partners.get(vx, ()):
+                        setdefault((p, x), chance)
+                    if under >= 0 and value[under] + vx == target:
+                        setdefault((under, x), chance)
+                    under = x
         # Chances were found in order of (pass offset, place): the dictionary keeps that order.
         for locs, (offset, place) in chances.items():
             if self.child(locs, offset, place, pmask, tmask, cursor, recycles):
