@@ -241,6 +241,33 @@ def test_hint_is_a_legal_move(client: TestClient) -> None:
     assert russian["description"] != hint["description"] or russian["move"] != hint["move"]
 
 
+def test_hints_along_a_line_found_need_no_new_search(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import amber_patience.solvers as solvers
+
+    state = new_game(client, "path-36", 4)
+    first = client.get(f"/api/games/{state['id']}/hint").json()
+    calls: list[Any] = []
+    real_solve = solvers.solve
+
+    def counting(position: Any, **limits: Any) -> Any:
+        calls.append(position)
+        return real_solve(position, **limits)
+
+    monkeypatch.setattr(solvers, "solve", counting)
+    state = play(client, state, first["move"]).json()
+    for _ in range(3):  # follow the hints: the line found first answers each of them
+        hint = client.get(f"/api/games/{state['id']}/hint").json()
+        assert hint["move"] in [m["move"] for m in state["legal_moves"]]
+        state = play(client, state, hint["move"]).json()
+    solution = client.get(f"/api/games/{state['id']}/solution").json()
+    assert solution["status"] == "won" and calls == []
+    # a move off the line makes the solver search again, from the new position
+    off = next(m["move"] for m in state["legal_moves"] if m["move"] != solution["moves"][0]["move"])
+    state = play(client, state, off).json()
+    assert client.get(f"/api/games/{state['id']}/hint").status_code == 200
+    assert len(calls) == 1 and calls[0].to_json()["cells"] == state["position"]["cells"]
+
+
 def win_through_solution(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
     response = client.get(f"/api/games/{state['id']}/solution")
     assert response.status_code == 200

@@ -18,6 +18,7 @@ Solver calls (hint, solution, winnable deals) run in worker threads (every endpo
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import random
 import secrets
@@ -54,6 +55,8 @@ RANDOM_DEALS = 1_000_000
 IDLE_SECONDS = 600.0
 #: Games kept in memory (the rest are rebuilt from the store when asked for).
 CACHE_SIZE = 64
+#: Positions remembered along the winning lines found (hints and solutions along them are instant).
+LINE_CACHE_SIZE = 20_000
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
 SOLVER_SLOTS = 2
 
@@ -253,6 +256,56 @@ def _check_number(number: int) -> int:
     return number
 
 
+class LineCache:
+    """Winning lines the solver has found, by exact position (its JSON).
+
+    Every position along a line found is remembered with the rest of the line, so a player who
+    follows hints, or asks for the solution after a hint, gets the answer at once instead of
+    waiting for the solver again. The lines were replayed by the rules engine when found.
+    """
+
+    def __init__(self, size: int = LINE_CACHE_SIZE) -> None:
+        self.size = size
+        self._lines: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(position: Position) -> str:
+        return json.dumps(position.to_json(), sort_keys=True, separators=(",", ":"))
+
+    def get(self, position: Position) -> list[Move] | None:
+        key = self.key(position)
+        with self._lock:
+            found = self._lines.get(key)
+            if found is None:
+                return None
+            self._lines.move_to_end(key)
+        line, start = found
+        return list(line[start:])
+
+    def put(self, position: Position, moves: list[Move]) -> None:
+        line = tuple(moves)
+        entries = []
+        for i, move in enumerate(line):
+            entries.append((self.key(position), (line, i)))
+            position = position.play(move)
+        with self._lock:
+            for key, value in entries:
+                self._lines[key] = value
+                self._lines.move_to_end(key)
+            while len(self._lines) > self.size:
+                self._lines.popitem(last=False)
+
+
+@dataclass
+class LineAnswer:
+    """What the solver says about a position: ``won`` with its moves, ``lost`` or ``unknown``."""
+
+    status: str
+    moves: list[Move]
+    detail: str | None = None
+
+
 class GameService:
     """The games: created, played, stored and rebuilt; thread-safe (one lock for the state)."""
 
@@ -269,6 +322,34 @@ class GameService:
         self._solvers = threading.BoundedSemaphore(SOLVER_SLOTS)
         #: How long a solver request waits for a free slot before it is answered 503.
         self.solver_wait = solution_seconds + 5.0
+        self.lines = LineCache()
+
+    def winning_line(self, position: Position, seconds: float) -> LineAnswer:
+        """A winning line from ``position``: from the lines already found, or from the solver
+        (in a solver slot, for at most ``seconds``). Solver failures become an answer, not a 500."""
+        from .. import solvers
+
+        known = self.lines.get(position)
+        if known:
+            return LineAnswer("won", known)
+        try:
+            with self.solver_slot():
+                found = solvers.solve(position, time_limit=seconds)
+        except ModuleNotFoundError:
+            return LineAnswer("unknown", [], "this game has no solver yet")
+        except solvers.SolutionError as exc:
+            return LineAnswer("unknown", [], f"the solver's line was refused by the rules: {exc}")
+        except ApiError:
+            raise
+        except Exception as exc:  # a solver bug must not cost the player the game: say so, log it
+            log.exception("the %s solver failed", position.game.name)
+            return LineAnswer("unknown", [], f"the solver failed: {type(exc).__name__}: {exc}")
+        if found.status == "won":
+            self.lines.put(position, list(found.moves))
+            return LineAnswer("won", list(found.moves))
+        if found.status == "lost":
+            return LineAnswer("lost", [], "the solver proved that this position cannot be won")
+        return LineAnswer("unknown", [], f"no winning line found in {seconds:g} s")
 
     @contextmanager
     def solver_slot(self) -> Iterator[None]:
@@ -773,7 +854,7 @@ def _validation_detail(exc: RequestValidationError) -> str:
 
 
 def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | None = None,
-               hint_seconds: float = 1.0, solution_seconds: float = 10.0, winnable_seconds: float = 20.0,
+               hint_seconds: float = 5.0, solution_seconds: float = 15.0, winnable_seconds: float = 20.0,
                static_dir: str | Path | None = None) -> FastAPI:
     """The FastAPI app, storing games in ``db_path`` (default: ``$AMBER_PATIENCE_DB`` or the user's
     data directory). ``allowed_hosts`` adds Host names (``name:port``) the server answers for."""
@@ -855,56 +936,28 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
 
     @app.get("/api/games/{game_id}/hint", response_model=Hint, responses=errors, tags=["solver"])
     def hint(game_id: str, lang: Literal["en", "ru"] = "en") -> dict[str, Any]:
-        """The next move of a winning line (the solver thinks for about a second)."""
-        from .. import solvers
-
+        """The next move of a winning line (at once along a line already found; otherwise the
+        solver thinks for a few seconds at most)."""
         position, status = service.snapshot(game_id)
         if status != "playing":
             raise ApiError(409, f"the game is over ({status}): no hint")
-        try:
-            with service.solver_slot():
-                move = solvers.hint(position, time_limit=service.hint_seconds)
-        except ModuleNotFoundError:
-            raise ApiError(404, "no winning move found: this game has no solver yet") from None
-        except solvers.SolutionError as exc:
-            raise ApiError(404, f"no winning move found (the solver's line was refused by the rules: {exc})") from None
-        except ApiError:
-            raise
-        except Exception as exc:  # a solver bug must not cost the player the game: say so, log it
-            log.exception("the %s solver failed on a hint", position.game.name)
-            raise ApiError(404, f"no winning move found (the solver failed: {type(exc).__name__}: {exc})") from None
-        if move is None:
-            raise ApiError(404, "no winning move found")
+        answer = service.winning_line(position, service.hint_seconds)
+        if answer.status != "won" or not answer.moves:
+            raise ApiError(404, f"no winning move found ({answer.detail})" if answer.detail
+                           else "no winning move found")
+        move = answer.moves[0]
         return {"move": move.to_json(), "text": position.move_text(move),
                 "description": position.describe_move(move, lang), "info": position.move_info(move)}
 
     @app.get("/api/games/{game_id}/solution", response_model=SolutionOut, responses=errors, tags=["solver"])
     def solution(game_id: str) -> dict[str, Any]:
         """A winning line from the current position, if the solver finds one in its time limit."""
-        from .. import solvers
-
         position, status = service.snapshot(game_id)
         if status != "playing":
             return {"status": status, "moves": [], "detail": f"the game is over ({status})"}
-        try:
-            with service.solver_slot():
-                found = solvers.solve(position, time_limit=service.solution_seconds)
-        except ModuleNotFoundError:
-            return {"status": "unknown", "moves": [], "detail": "this game has no solver yet"}
-        except solvers.SolutionError as exc:
-            return {"status": "unknown", "moves": [], "detail": f"the solver's line was refused by the rules: {exc}"}
-        except ApiError:
-            raise
-        except Exception as exc:  # a solver bug: say so, log it
-            log.exception("the %s solver failed on a solution", position.game.name)
-            return {"status": "unknown", "moves": [], "detail": f"the solver failed: {type(exc).__name__}: {exc}"}
-        moves = _solution_entries(position, list(found.moves)) if found.status == "won" else []
-        detail = None
-        if found.status == "unknown":
-            detail = f"no winning line found in {service.solution_seconds:g} s"
-        elif found.status == "lost":
-            detail = "the solver proved that this position cannot be won"
-        return {"status": found.status, "moves": moves, "detail": detail}
+        answer = service.winning_line(position, service.solution_seconds)
+        moves = _solution_entries(position, answer.moves) if answer.status == "won" else []
+        return {"status": answer.status, "moves": moves, "detail": answer.detail}
 
     @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=errors, tags=["records"])
     def export_record(game_id: str) -> PlainTextResponse:
