@@ -440,3 +440,108 @@ def test_solver_agrees_with_brute_force_next_to_a_winning_line(variant: Any, k: 
     while position.legal_moves() and (len(position.cards_left()) > 16 or rnd.random() < 0.3):
         position = position.play(rnd.choice(position.legal_moves()))
     assert checked_solve(position, time_limit=None).status == ("won" if brute_force(position) else "lost")
+
+
+# -- the solver's bounds -------------------------------------------------------------------------------
+
+
+def test_waste_bound_a_card_under_a_pyramid_card_that_needs_the_waste() -> None:
+    # 5c can only go with 8d, which lies in the waste under Qh; Qh's only pyramid partner, Ac, lies
+    # under 5c. So Ac goes after 5c, after 8d, after Qh: Ac can never pair with Qh. The other pairs
+    # (As with Qh or Qd) do not help. The waste bound sees it before any search.
+    rows = empty_rows(7)
+    rows[0][0] = "Ac"
+    rows[1][0], rows[1][1] = "5c", "9d"
+    rows[2][0] = "Qd"
+    stuck = table("pyramid-52", rows, stock=["As", "4h"], waste=["8d", "Qh"])
+    solution = pyramid_solve(stuck, time_limit=None)
+    assert solution.status == "lost" and not brute_force(stuck)
+    assert solution.stats["nodes"] == 0 and solution.stats["pruned"] == 1
+    # The same cards with 8d on top of Qh: 4h+9d, As+Qd, 5c+8d, Ac+Qh.
+    free = table("pyramid-52", rows, stock=["As", "4h"], waste=["Qh", "8d"])
+    solution = checked_solve(free, time_limit=None)
+    assert solution.status == "won" and brute_force(free)
+    # 5c needs 8d, with Jc above it: Ac may still pair with Qh, under 8d (2h+Jc first).
+    below = table("pyramid-52", rows, stock=["As", "4h", "2h"], waste=["Qh", "8d", "Jc"])
+    assert checked_solve(below, time_limit=None).status == "won" and brute_force(below)
+    # With another pass, 8d can come back on top: not lost.
+    again = table("pyramid-52", rows, stock=["As", "4h"], waste=["8d", "Qh"], passes=2)
+    assert checked_solve(again, time_limit=None).status == ("won" if brute_force(again) else "lost") == "won"
+
+
+def small_table(data: st.DataObject) -> PyramidPosition:
+    """A small random position: a few pyramid slots from the apex down, a short stock and waste,
+    the other cards removed. Cards come mostly in pairs adding up to the target, so some are won."""
+    name = data.draw(st.sampled_from(["pyramid-52", "pyramid-36"]))
+    passes = data.draw(st.sampled_from([1, 1, 2, "unlimited"]))
+    relaxed = data.draw(st.booleans())
+    game = get_game(name, passes=passes, relaxed=relaxed)
+    rnd = data.draw(st.randoms(use_true_random=False))
+    by_value: dict[int, list[str]] = {}
+    for card in game.deck.cards:
+        by_value.setdefault(game.value(card), []).append(str(card))
+    for cards in by_value.values():
+        rnd.shuffle(cards)
+    chosen: list[str] = []
+    for _ in range(rnd.randint(3, 6)):
+        low = rnd.choice(sorted(by_value))
+        high = game.target - low
+        if low == game.target or high not in by_value:  # a king, alone
+            if by_value[low]:
+                chosen.append(by_value[low].pop())
+        elif by_value[low] and by_value[high] and (low != high):
+            chosen += [by_value[low].pop(), by_value[high].pop()]
+    if rnd.random() < 0.3:  # now and then a card without its partner
+        rest = [c for cards in by_value.values() for c in cards]
+        chosen.append(rnd.choice(rest))
+    rnd.shuffle(chosen)
+    # Pyramid slots: apex first; a slot only when the slots it rests on are filled.
+    rows = empty_rows(game.rows)
+    filled = 0
+    goal = rnd.randint(0, min(6, len(chosen)))
+    for r, c in game.slots:
+        if filled == goal:
+            break
+        supports = [(r - 1, c - d) for d in (1, 0) if 0 <= c - d <= r - 1] if r else []
+        if all(rows[rr][cc] is not None for rr, cc in supports) and rnd.random() < 0.8:
+            rows[r][c] = chosen[filled]
+            filled += 1
+    talon = chosen[filled:]
+    cut = rnd.randint(0, len(talon))
+    return table(name, rows, stock=talon[cut:], waste=talon[:cut], passes=passes, relaxed=relaxed)
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_solver_agrees_with_brute_force_on_small_random_tables(data: st.DataObject) -> None:
+    position = small_table(data)
+    won = brute_force(position)
+    assert pyramid_solve(position, time_limit=None).status == ("won" if won else "lost")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_waste_bound_never_rejects_a_position_that_can_be_won(seed: int) -> None:
+    # Late positions on the last pass with a waste (from winning lines, then random moves): whenever
+    # the waste bound rejects one, exhaustive search must find it lost. It must reject some.
+    from amber_patience.solvers.pyramid import _Search
+
+    rnd = random.Random(seed)
+    rejected = checked = 0
+    for name, options in [("pyramid-52", {}), ("pyramid-36", {}), ("pyramid-52", {"relaxed": True})]:
+        game = get_game(name, **options)
+        number, line = winning_line(name, tuple(sorted(options.items())))
+        for _ in range(12):
+            position = game.deal(number)
+            for move in line[:rnd.randint(len(line) // 3, len(line))]:
+                position = position.play(move)
+            while position.legal_moves() and (len(position.cards_left()) > 16 or rnd.random() < 0.4):
+                moves = position.legal_moves()
+                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            search = _Search(position, None, None)
+            if not position.waste or position.is_won():
+                continue
+            checked += 1
+            if not search.waste_ok(search.start_pmask, 0, search.start_cursor):
+                rejected += 1
+                assert not brute_force(position), position.to_json()
+    assert checked > 10 and rejected > 0

@@ -277,6 +277,9 @@ class _Search:
             if not self.class_ok(k, pmask, tmask, cursor, recycles):
                 self.pruned += 1
                 return False
+        if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
+            self.pruned += 1
+            return False
         return self.dfs(pmask, tmask, cursor, recycles)
 
     def score(self, cursor: int, recycles: int) -> int:
