@@ -137,6 +137,9 @@ class _Search:
         self.rank_masks = [(sum(1 << x for x in mine), sum(1 << y for y in theirs))
                            for lows, highs in t.classes for mine, theirs in ((lows, highs), (highs, lows))]
         self.all_mask = (1 << (t.n + t.m)) - 1
+        #: The talon places holding a king, and per rank class the talon places of its cards.
+        self.talon_kings = sum(1 << i for i in range(t.m) if t.value[t.n + i] == t.target)
+        self.talon_classes = [sum(1 << (x - t.n) for x in lows + highs if x >= t.n) for lows, highs in t.classes]
         #: Per slot: the slots it covers, at any depth.
         self.covered = [t.related[p] & ~t.resting[p] for p in range(t.n)]
         #: The pyramid slots holding a card that pairs (not a king).
@@ -383,23 +386,26 @@ class _Search:
         search on. A king that comes to the stock top on the way is removed, never drawn."""
         t = self.t
         n, m = t.n, t.m
-        value, target, klass = t.value, t.target, t.klass
+        klass = t.klass
         start_tmask, start_cursor, start_recycles = tmask, cursor, recycles
-        classes = {klass[locs[0]]}
+        kings = self.talon_kings
         if offset:
-            for i in range(cursor, m):
-                if not (tmask >> i) & 1 and value[n + i] == target:
-                    tmask |= 1 << i
+            tmask |= ~tmask & self.tfull & ~((1 << cursor) - 1) & kings
             if recycles > 0:
                 recycles -= 1
             cursor = 0
+        # The cards drawn on the way: kings are removed, the others go to the waste.
+        drawn = ~tmask & ((1 << place) - 1) & ~((1 << cursor) - 1)
+        tmask |= drawn & kings
+        first = klass[locs[0]]
+        classes = [first]
+        if recycles == 0:
+            drawn &= ~kings
+            if drawn:
+                for k, where in enumerate(self.talon_classes):
+                    if drawn & where and k != first:
+                        classes.append(k)
         last_pass = recycles == 0
-        for i in range(cursor, place):
-            if not (tmask >> i) & 1:
-                if value[n + i] == target:
-                    tmask |= 1 << i
-                elif last_pass:
-                    classes.add(klass[n + i])
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
