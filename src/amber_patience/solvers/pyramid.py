@@ -348,6 +348,8 @@ class _Search:
 
         # Walk the stock (and, with a recycle left, the next pass): at each place, the removals
         # with the waste top ``under`` and the stock top ``x``.
+        klass = t.klass
+        last_pass = recycles == 0
         walks = [(0, stock, waste_top)]
         if recycles != 0 and rest:
             walks.append((1, [n + i for i in range(m) if (rest >> i) & 1], -1))
@@ -373,6 +375,12 @@ class _Search:
                     if under >= 0 and value[under] + vx == target:
                         setdefault((under, x), chance)
                     under = x
+                    # On the last pass, x now goes to the waste for every removal further on. If
+                    # its class has no matching then, it has none after any further removal either
+                    # (a removed pair, available together, was a compatible pair before it), so
+                    # the rest of the stock brings nothing.
+                    if last_pass and not self.class_ok(klass[x], pmask, tmask, x - n + 1, 0):
+                        break
         # Chances were found in order of (pass offset, place): the dictionary keeps that order.
         for locs, (offset, place) in chances.items():
             if self.child(locs, offset, place, pmask, tmask, cursor, recycles):
