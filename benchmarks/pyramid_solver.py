@@ -7,7 +7,8 @@ Run by hand (the full run takes a long while)::
     .venv/bin/python benchmarks/pyramid_solver.py --only pyramid-52/1 --deals 1000
 
 "decided/s" is per wall-clock second, "per CPU s" per second of this process's CPU time (the
-fairer figure on a shared machine). Default sizes: 10,000 deals for Pyramid 52 and Pyramid 36
+fairer figure on a shared machine), "nodes" the mean search nodes a deal, "at root" the deals decided
+with no search at all (refused by the bounds at the root). Default sizes: 10,000 deals for Pyramid 52 and Pyramid 36
 with one pass; fewer for the variants whose search is slower (more passes, relaxed), as the
 table says. Every win is replayed through
 the rules engine (``amber_patience.solvers.solve``); a deal not decided within ``--time-limit``
@@ -54,6 +55,7 @@ def run(variant: Variant, deals: int, first: int, time_limit: float) -> dict[str
     game = get_game(variant.game, **variant.options)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     nodes = 0
+    at_root = 0  # deals decided with no search node (refused by the bounds at the root)
     slowest = (0.0, first)
     start = time.perf_counter()
     cpu_start = time.process_time()
@@ -64,6 +66,7 @@ def run(variant: Variant, deals: int, first: int, time_limit: float) -> dict[str
         slowest = max(slowest, (spent, number))
         counts[solution.status] += 1
         nodes += solution.stats.get("nodes", 0)
+        at_root += solution.stats.get("nodes", 0) == 0
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu_start
     decided = counts["won"] + counts["lost"]
@@ -71,7 +74,7 @@ def run(variant: Variant, deals: int, first: int, time_limit: float) -> dict[str
             "per_second": decided / seconds if seconds else 0.0,
             "per_cpu_second": decided / cpu if cpu else 0.0,
             "won_share": counts["won"] / decided if decided else 0.0,
-            "nodes": nodes / deals, "slowest": slowest}
+            "nodes": nodes / deals, "at_root": at_root, "slowest": slowest}
 
 
 def main() -> None:
@@ -83,13 +86,14 @@ def main() -> None:
                         help="run only this variant (may be repeated)")
     args = parser.parse_args()
     print(f"{'variant':22} {'deals':>6} {'won':>6} {'lost':>6} {'unknown':>7} {'seconds':>9} "
-          f"{'decided/s':>9} {'per CPU s':>9} {'won %':>6} {'nodes':>8}  slowest (s, deal)")
+          f"{'decided/s':>9} {'per CPU s':>9} {'won %':>6} {'nodes':>8} {'at root':>7}  slowest (s, deal)")
     for variant in VARIANTS:
         if args.only and variant.label not in args.only:
             continue
         r = run(variant, args.deals or variant.deals, args.first, args.time_limit)
         print(f"{r['variant']:22} {r['deals']:6} {r['won']:6} {r['lost']:6} {r['unknown']:7} {r['seconds']:9.1f} "
-              f"{r['per_second']:9.2f} {r['per_cpu_second']:9.2f} {100 * r['won_share']:6.2f} {r['nodes']:8.0f}  "
+              f"{r['per_second']:9.2f} {r['per_cpu_second']:9.2f} {100 * r['won_share']:6.2f} {r['nodes']:8.0f} "
+              f"{r['at_root']:7}  "
               f"({r['slowest'][0]:.2f}, {r['slowest'][1]})", flush=True)
 
 

@@ -32,9 +32,18 @@ What makes it fast:
   is available). Relaxed games need only the pyramid cards matched. The bound is checked for every
   class at the root, then after each move only for the classes the move changed, and remembered
   per class. A position that fails it is lost, with no search below it;
-* **a waste bound** on the last pass (:meth:`_Search.waste_ok`): a waste card whose partners left
-  are all pyramid cards goes after the cards resting on all of them, so those cannot pair with it
-  or with a waste card under it; the matching bound must hold without those pairs.
+* **a waste bound** on the last pass (:meth:`_Search.waste_ok`), from the order in which the
+  waste must be emptied (top down) and the pyramid (cards on top first):
+
+  1. a waste card whose partners left are all pyramid cards goes after the cards resting on all of
+     them, so those cannot pair with it or with a waste card under it;
+  2. a pyramid card whose partners left all lie in the waste goes after every waste card above the
+     topmost of them, and so do the cards it covers: those cannot pair with such a waste card;
+
+  the matching bound must hold without the pairs so struck out. Checked at the root and for every
+  child;
+* **the stock walk stops early** on the last pass: once a card that the walk would draw onto the
+  waste leaves its class without a matching, no removal further along the stock can win.
 """
 
 from __future__ import annotations
@@ -194,11 +203,20 @@ class _Search:
         return _cover(lows, highs, compatible, lambda x: True)
 
     def waste_ok(self, pmask: int, tmask: int, cursor: int) -> bool:
-        """On the last pass: the waste against the pyramid.
+        """On the last pass: the waste against the pyramid. The waste empties from the top down, and
+        no card joins it under the cards there now.
 
-        A waste card whose partners left are all pyramid cards goes after every card resting on all
-        of them; such a card must go before it, so it cannot pair with it or with any waste card
-        under it. With those pairs struck out, each rank class must still have its matching."""
+        Rule 1: a waste card whose partners left are all pyramid cards goes with one of them, after
+        every card resting on all of them; such a card must go before it, so it cannot pair with it
+        or with any waste card under it.
+
+        Rule 2: a pyramid card whose partners left all lie in the waste goes with one of them, so
+        after every waste card above the topmost of them; the cards it covers go after it, so they
+        cannot pair with any of those waste cards.
+
+        With those pairs struck out, each rank class must still have its matching. (Both rules hold
+        in a relaxed game too: a waste card that stays is never available again, nor is any card
+        under it.)"""
         n = self.t.n
         removed = pmask | tmask << n
         waste = (((1 << cursor) - 1) << n) & ~removed
