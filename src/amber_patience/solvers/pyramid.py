@@ -227,8 +227,8 @@ class _Search:
         common_resting, resting, related, covered = self.common_resting, self.t.resting, self.t.related, self.covered
         rules: list[tuple[int, int]] = []  # (pyramid cards, waste cards that none of them may pair with)
         for mine, partners_all in self.rank_masks:
-            if partners_all & stock:
-                continue
+            if partners_all & stock or not (mine | partners_all) & waste:
+                continue  # (both rules need cards of this rank or of its partners' in the waste)
             waste_mine = mine & waste
             partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
             if waste_mine and partners:
