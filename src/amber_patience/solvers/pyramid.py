@@ -393,10 +393,10 @@ class _Search:
                     if under >= 0 and value[under] + vx == target:
                         setdefault((under, x), chance)
                     under = x
-                    # On the last pass, x now goes to the waste for every removal further on. If
-                    # its class has no matching then, it has none after any further removal either
-                    # (a removed pair, available together, was a compatible pair before it), so
-                    # the rest of the stock brings nothing.
+                    # On the last pass, every removal further on is made after drawing x (and the
+                    # kings before it), so it is reached from the state after that draw: if that
+                    # state is lost (x's class has no matching), so are they all.
+                    # (The walk's kings are removed, but they belong to no class.)
                     if last_pass and not self.class_ok(klass[x], pmask, tmask, x - n + 1, 0):
                         break
         # Chances were found in order of (pass offset, place): the dictionary keeps that order.
