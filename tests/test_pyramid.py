@@ -469,6 +469,20 @@ def test_waste_bound_a_card_under_a_pyramid_card_that_needs_the_waste() -> None:
     assert checked_solve(again, time_limit=None).status == ("won" if brute_force(again) else "lost") == "won"
 
 
+def test_waste_bound_under_the_partners_of_a_waste_card_only_when_every_card_must_go() -> None:
+    # 8d (bottom of the waste) can only go with 5c, which covers Ac: so when every card must go,
+    # Ac goes after 8d, after Qh above it, and never pairs with Qh. In a relaxed game 8d may stay:
+    # 4h+9d, 8h+5c, Ac+Qh clear the pyramid.
+    rows = empty_rows(7)
+    rows[0][0] = "Ac"
+    rows[1][0], rows[1][1] = "5c", "9d"
+    strict = table("pyramid-52", rows, stock=["8h", "4h"], waste=["8d", "Qh"])
+    solution = pyramid_solve(strict, time_limit=None)
+    assert solution.status == "lost" and not brute_force(strict) and solution.stats["nodes"] == 0
+    relaxed = table("pyramid-52", rows, stock=["8h", "4h"], waste=["8d", "Qh"], relaxed=True)
+    assert checked_solve(relaxed, time_limit=None).status == "won" and brute_force(relaxed)
+
+
 def small_table(data: st.DataObject) -> PyramidPosition:
     """A small random position: a few pyramid slots from the apex down, a short stock and waste,
     the other cards removed. Cards come mostly in pairs adding up to the target, so some are won."""

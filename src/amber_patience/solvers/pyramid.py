@@ -153,6 +153,7 @@ class _Search:
         self.covered = [t.related[p] & ~t.resting[p] for p in range(t.n)]
         #: The pyramid slots holding a card that pairs (not a king).
         self.paired_slots = sum(1 << p for p in range(t.n) if t.klass[p] >= 0)
+        self.common_covered: dict[int, int] = {}
         #: For a set of pyramid slots: the slots resting on all of them.
         self.common_resting: dict[int, int] = {}
         #: The available pyramid slots for each mask of removed slots.
@@ -224,6 +225,7 @@ class _Search:
             return True
         stock = ~removed & self.all_mask & ~((1 << (n + cursor)) - 1)
         pyramid_alive = ~pmask & self.pfull
+        common_covered = self.common_covered
         common_resting, resting, related, covered = self.common_resting, self.t.resting, self.t.related, self.covered
         rules: list[tuple[int, int]] = []  # (pyramid cards, waste cards that none of them may pair with)
         for mine, partners_all in self.rank_masks:
@@ -246,22 +248,45 @@ class _Search:
                 if common:
                     # The same partners for every waste card of this rank: the topmost one says the most.
                     rules.append((common, waste & ((1 << waste_mine.bit_length()) - 1)))
+                # Rule 1b: the cards under all the partners go after the bottom one of these waste
+                # cards, so after every waste card above it.
+                below = 0 if self.relaxed else common_covered.get(partners)
+                if below is None:
+                    below = -1
+                    p = partners
+                    while p:
+                        lp = p & -p
+                        below &= covered[lp.bit_length() - 1]
+                        p ^= lp
+                    below = common_covered[partners] = below & self.paired_slots
+                below &= pyramid_alive
+                if below:
+                    above = waste & ~((waste_mine & -waste_mine) * 2 - 1)
+                    if above:
+                        rules.append((below, above))
             # Rule 2: the pyramid cards of this rank whose partners left all lie in the waste.
             mine_pyramid = mine & pyramid_alive
             waste_partners = partners_all & waste
             if mine_pyramid and waste_partners:
                 above = waste & ~((1 << waste_partners.bit_length()) - 1)
-                if above:
-                    under = 0
+                lowest = waste & ((waste_partners & -waste_partners) - 1)
+                if above or lowest:
+                    under = over = 0
                     while mine_pyramid:
                         lz = mine_pyramid & -mine_pyramid
                         mine_pyramid ^= lz
                         z = lz.bit_length() - 1
                         if not partners & ~related[z]:  # no partner left in the pyramid
                             under |= covered[z]
+                            over |= resting[z]
                     under &= pyramid_alive
-                    if under:
+                    if under and above:
                         rules.append((under, above))
+                    # Rule 2b: the cards resting on it go before it, so before every waste card
+                    # under the bottom one of its partners.
+                    over &= pyramid_alive
+                    if over and lowest:
+                        rules.append((over, lowest))
         if not rules:
             return True
         places = self.class_places
