@@ -1,6 +1,6 @@
 """Benchmark of the Amber solver: per layout, share of deals won, seconds and length / lower bound.
 
-    python benchmarks/amber_solver.py [--layouts path path-36 ...] [--deals 1-50] [--time-limit 30]
+    python benchmarks/amber_solver.py [--layouts path path-36 ...] [--deals 1-50] [--time-limit 10]
     python benchmarks/amber_solver.py --deals 1-3          # quick smoke run
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layouts", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
-    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per deal (default 30)")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal (default 10)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args(argv)
     print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
