@@ -36,9 +36,13 @@ What makes it fast:
   waste must be emptied (top down) and the pyramid (cards on top first):
 
   1. a waste card whose partners left are all pyramid cards goes after the cards resting on all of
-     them, so those cannot pair with it or with a waste card under it;
+     them, so those cannot pair with it or with a waste card under it; (1b) when every card must
+     go, the bottom one of its rank goes before the cards under all of them, so those cannot pair
+     with a waste card above it;
   2. a pyramid card whose partners left all lie in the waste goes after every waste card above the
      topmost of them, and so do the cards it covers: those cannot pair with such a waste card;
+     (2b) it goes before every waste card under the bottom one of them, and so do the cards
+     resting on it: those cannot pair with such a waste card;
 
   the matching bound must hold without the pairs so struck out. Checked at the root and for every
   child;
@@ -211,13 +215,19 @@ class _Search:
         every card resting on all of them; such a card must go before it, so it cannot pair with it
         or with any waste card under it.
 
+        Rule 1b (every card must go, not relaxed): the bottom waste card of that rank goes with one
+        of those partners, before the cards under all of them; so these cannot pair with a waste
+        card above it (those go before it). In a relaxed game it may stay: no rule 1b.
+
         Rule 2: a pyramid card whose partners left all lie in the waste goes with one of them, so
         after every waste card above the topmost of them; the cards it covers go after it, so they
-        cannot pair with any of those waste cards.
+        cannot pair with any of those waste cards. Rule 2b: it goes before every waste card under
+        the bottom one of them, and the cards resting on it go before it: they cannot pair with any
+        of those waste cards.
 
-        With those pairs struck out, each rank class must still have its matching. (Both rules hold
-        in a relaxed game too: a waste card that stays is never available again, nor is any card
-        under it.)"""
+        With those pairs struck out, each rank class must still have its matching. (Rules 1, 2 and
+        2b hold in a relaxed game too: a waste card that stays is never available again, nor is
+        any card under it.)"""
         n = self.t.n
         removed = pmask | tmask << n
         waste = (((1 << cursor) - 1) << n) & ~removed
