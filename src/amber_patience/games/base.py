@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 JSON = Any
@@ -35,6 +36,28 @@ class Move(ABC):
 
     @abstractmethod
     def to_json(self) -> dict[str, JSON]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Move):
+    """Turn the top card of the stock onto the waste (the games with a stock)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"draw": True}
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle(Move):
+    """Turn the waste over as the new stock (when and how often: each game's rules)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"recycle": True}
+
+    def __str__(self) -> str:
+        return "recycle"
 
 
 class Game(ABC):

@@ -31,7 +31,7 @@ from typing import Any
 from ..cards import ACE, FRENCH_52, JACK, KING, QUEEN, RUSSIAN_36, Card, CardError, Deck
 from ..deals import check_deal_number, deck_order
 from ..pysol import pysol_deck_order
-from .base import Game, GameError, IllegalMoveError, MalformedError, Move, Position
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
 
 GAMES = ("pyramid-52", "pyramid-36")
 
@@ -64,26 +64,6 @@ class Remove(Move):
         return "+".join(str(c) for c in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(Move):
-    """Turn the stock's top card onto the waste."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"draw": True}
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Recycle(Move):
-    """Turn the waste over as the new stock (its bottom card becomes the stock top)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"recycle": True}
-
-    def __str__(self) -> str:
-        return "recycle"
 
 
 DRAW = Draw()

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..cards import FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number, deck_order
-from .base import Game, GameError, IllegalMoveError, MalformedError, Move, Position
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
 
 GAMES = ("simplest",)
 
@@ -98,26 +98,6 @@ def _pile_name_ru(pile: str) -> str:
 # -- moves -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(Move):
-    """Turn the top card of the stock onto the waste."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"draw": True}
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Recycle(Move):
-    """Turn the whole waste over as the new stock (only when the stock is empty)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"recycle": True}
-
-    def __str__(self) -> str:
-        return "recycle"
 
 
 @dataclass(frozen=True, slots=True)

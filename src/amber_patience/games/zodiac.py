@@ -40,7 +40,7 @@ from typing import Any
 from ..cards import ACE, FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number
 from ..pysol import pysol_deck_order
-from .base import Game, GameError, IllegalMoveError, MalformedError, Move, Position
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
 
 GAMES = ("zodiac", "zodiac-classic")
 
@@ -112,26 +112,6 @@ def _check_pile_id(pile: object, what: str) -> str:
 
 # -- moves ----------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Draw(Move):
-    """Turn the top card of the stock onto the waste."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"draw": True}
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Recycle(Move):
-    """Turn the waste over as the new stock (its first-turned card on top again)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"recycle": True}
-
-    def __str__(self) -> str:
-        return "recycle"
 
 
 @dataclass(frozen=True, slots=True)
