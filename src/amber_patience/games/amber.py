@@ -26,7 +26,7 @@ from typing import Any
 
 from ..cards import FRENCH_52, RUSSIAN_36, TAROT_56, TAROT_77, TAROT_78, Card, CardError, Deck
 from ..deals import check_deal_number, deck_order
-from .base import Game, GameError, IllegalMoveError, MalformedError, Move, Position
+from .base import Game, GameError, IllegalMoveError, MalformedError, Move, Position, read_deal_number
 
 GAMES = ("path", "path-52", "path-36", "arden", "kolvir", "pattern")
 
@@ -364,10 +364,7 @@ class AmberGame(Game):
         return Swap(pair[0], pair[1])
 
     def position_from_json(self, data: Any) -> AmberPosition:
-        if not isinstance(data, Mapping):
-            raise MalformedError("a position must be a JSON object")
-        if data.get("game") != self.name:
-            raise MalformedError(f"this position is of game {data.get('game')!r}, not {self.name!r}")
+        self.check_position_object(data)
         cells = data.get("cells")
         if not isinstance(cells, list) or len(cells) != len(self.cells):
             raise MalformedError(f"'cells' must list all {len(self.cells)} cells of {self.title()}")
@@ -395,12 +392,7 @@ class AmberGame(Game):
         problem = self.start_problem(cards, starts)
         if problem:
             raise MalformedError(problem)
-        deal = data.get("deal")
-        if deal is not None:
-            try:
-                deal = check_deal_number(deal)
-            except ValueError as exc:
-                raise MalformedError(str(exc)) from None
+        deal = read_deal_number(data)
         setup = data.get("setup") or {}
         if not isinstance(setup, Mapping) or not all(isinstance(v, str) for v in setup.values()):
             raise MalformedError("'setup' must be an object of text values")

@@ -16,6 +16,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..deals import check_deal_number
+
 JSON = Any
 
 
@@ -91,6 +93,13 @@ class Game(ABC):
     def move_from_json(self, data: JSON) -> Move:
         """A move from its JSON form; raises :class:`MalformedError` saying what is wrong."""
 
+    def check_position_object(self, data: JSON) -> None:
+        """The first checks of :meth:`position_from_json`: a JSON object that names this game."""
+        if not isinstance(data, Mapping):
+            raise MalformedError("a position must be a JSON object")
+        if data.get("game") != self.name:
+            raise MalformedError(f"this position is of game {data.get('game')!r}, not {self.name!r}")
+
     def title(self, lang: str = "en") -> str:
         return self.titles.get(lang) or self.titles["en"]
 
@@ -103,6 +112,17 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
+
+
+def read_deal_number(data: Mapping[str, JSON]) -> int | None:
+    """The ``deal`` of a position's JSON: ``None``, or a deal number (else :class:`MalformedError`)."""
+    deal = data.get("deal")
+    if deal is None:
+        return None
+    try:
+        return check_deal_number(deal)
+    except ValueError as exc:
+        raise MalformedError(str(exc)) from None
 
 
 class Position(ABC):

@@ -31,7 +31,7 @@ from typing import Any
 from ..cards import ACE, FRENCH_52, JACK, KING, QUEEN, RUSSIAN_36, Card, CardError, Deck
 from ..deals import check_deal_number, deck_order
 from ..pysol import pysol_deck_order
-from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle, read_deal_number
 
 GAMES = ("pyramid-52", "pyramid-36")
 
@@ -195,10 +195,7 @@ class PyramidGame(Game):
         return [self._card(text, field) for text in value]
 
     def position_from_json(self, data: Any) -> PyramidPosition:
-        if not isinstance(data, Mapping):
-            raise MalformedError("a position must be a JSON object")
-        if data.get("game") != self.name:
-            raise MalformedError(f"this position is of game {data.get('game')!r}, not {self.name!r}")
+        self.check_position_object(data)
         rows = data.get("pyramid")
         if not isinstance(rows, list) or len(rows) != self.rows:
             raise MalformedError(f"'pyramid' must list the {self.rows} rows of the pyramid")
@@ -232,12 +229,7 @@ class PyramidGame(Game):
                     if pyramid[above] is not None:
                         raise MalformedError(f"{self.slot_id(slot)} is empty but {pyramid[above]} still rests on it "
                                              f"at {self.slot_id(above)}")
-        deal = data.get("deal")
-        if deal is not None:
-            try:
-                deal = check_deal_number(deal)
-            except ValueError as exc:
-                raise MalformedError(str(exc)) from None
+        deal = read_deal_number(data)
         return PyramidPosition(self, tuple(pyramid), tuple(reversed(stock_bottom_up)), tuple(waste), recycles,
                                tuple(removed), deal)
 

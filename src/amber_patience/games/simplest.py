@@ -33,7 +33,7 @@ from typing import Any
 
 from ..cards import FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number, deck_order
-from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle, read_deal_number
 
 GAMES = ("simplest",)
 
@@ -209,10 +209,7 @@ class SimplestGame(Game):
         return Shift(card, source, target)
 
     def position_from_json(self, data: Any) -> SimplestPosition:
-        if not isinstance(data, Mapping):
-            raise MalformedError("a position must be a JSON object")
-        if data.get("game") != self.name:
-            raise MalformedError(f"this position is of game {data.get('game')!r}, not {self.name!r}")
+        self.check_position_object(data)
         options = data.get("options", {})
         if isinstance(options, Mapping) and options.get("empty", "king") != self.empty:
             raise MalformedError(f"this position is for empty={options.get('empty')!r}, not {self.empty!r}")
@@ -269,12 +266,7 @@ class SimplestGame(Game):
         missing = [str(c) for c in DECK.cards if c not in seen]
         if missing:
             raise MalformedError(f"cards missing from the position: {' '.join(missing)}")
-        deal = data.get("deal")
-        if deal is not None:
-            try:
-                deal = check_deal_number(deal)
-            except ValueError as exc:
-                raise MalformedError(str(exc)) from None
+        deal = read_deal_number(data)
         if data.get("setup"):
             raise MalformedError("the Simplest patience has no setup: 'setup' must be empty")
         return SimplestPosition(self, columns, tuple(cells), tuple(foundations), stock, waste, deal)

@@ -40,7 +40,7 @@ from typing import Any
 from ..cards import ACE, FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number
 from ..pysol import pysol_deck_order
-from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle
+from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle, read_deal_number
 
 GAMES = ("zodiac", "zodiac-classic")
 
@@ -228,10 +228,7 @@ class ZodiacGame(Game):
         return Transfer(card, source, target)
 
     def position_from_json(self, data: Any) -> ZodiacPosition:
-        if not isinstance(data, Mapping):
-            raise MalformedError("a position must be a JSON object")
-        if data.get("game") != self.name:
-            raise MalformedError(f"this position is of game {data.get('game')!r}, not {self.name!r}")
+        self.check_position_object(data)
 
         def cards_of(value: Any, what: str, allow_empty_cells: bool = False) -> list[Card | None]:
             if not isinstance(value, list):
@@ -274,12 +271,7 @@ class ZodiacGame(Game):
         placed = data.get("placed_this_pass", False)
         if not isinstance(placed, bool):
             raise MalformedError("'placed_this_pass' must be true or false")
-        deal = data.get("deal")
-        if deal is not None:
-            try:
-                deal = check_deal_number(deal)
-            except ValueError as exc:
-                raise MalformedError(str(exc)) from None
+        deal = read_deal_number(data)
         setup = data.get("setup") or {}
         if setup:
             raise MalformedError("Zodiac has no setup: 'setup' must be empty")
