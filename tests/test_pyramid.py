@@ -18,6 +18,7 @@ from amber_patience.cards import FRENCH_52, RUSSIAN_36, parse_cards
 from amber_patience.deals import DealNumberError, deck_order
 from amber_patience.games import GameError, IllegalMoveError, MalformedError, get_game, position_from_json
 from amber_patience.games.pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
+from amber_patience.pysol import pysol_deck_order
 from amber_patience.solvers import solve as checked_solve
 from amber_patience.solvers.pyramid import first_winnable
 from amber_patience.solvers.pyramid import solve as pyramid_solve
@@ -71,9 +72,13 @@ def test_pyramid_52_deals_follow_pysol_cards(number: int) -> None:
     assert [str(c) for c in position.stock] == dealt[28:]
 
 
-def test_pyramid_52_has_no_deal_0() -> None:
-    with pytest.raises(DealNumberError, match="from 1"):
-        get_game("pyramid-52").deal(0)
+def test_pyramid_52_deal_0_comes_from_the_same_generator() -> None:
+    position = get_game("pyramid-52").deal(0)
+    order = pysol_deck_order(0)
+    assert list(position.pyramid) == order[:28]
+    assert [str(c) for c in position.stock] == [str(c) for c in order[28:]]
+    with pytest.raises(DealNumberError):
+        get_game("pyramid-52").deal(-1)
 
 
 def test_pyramid_36_deal_uses_the_project_shuffle() -> None:

@@ -13,7 +13,7 @@ from pysol_cards.random_base import RandomBase
 
 from amber_patience.cards import FRENCH_52, Suit, french, parse_cards
 from amber_patience.deals import DealNumberError
-from amber_patience.pysol import MAX_GAME_NUMBER, check_game_number, pysol_card_id, pysol_deck_order
+from amber_patience.pysol import MAX_GAME_NUMBER, pysol_card_id, pysol_deck_order
 
 
 def _pysol_freecell_rows(number: int) -> list[list[str]]:
@@ -63,10 +63,35 @@ def test_ms_and_mersenne_ranges_differ_and_are_stable() -> None:
     assert pysol_deck_order(32000) != pysol_deck_order(32001)
 
 
-@pytest.mark.parametrize("bad", [0, -1, MAX_GAME_NUMBER + 1, 1.5, "3", True])
+@pytest.mark.parametrize("bad", [-1, 1.5, "3", True, None])
 def test_bad_game_numbers_are_refused(bad: object) -> None:
     with pytest.raises(DealNumberError):
-        check_game_number(bad)
+        pysol_deck_order(bad)  # type: ignore[arg-type]
+
+
+def _ms_generator_order(seed: int) -> list[str]:
+    """The MS-compatible generator written out from its definition, with PySolFC's card order."""
+    ids = list(range(52))
+    cards = [ids[i + j] for i in range(13) for j in (0, 39, 26, 13)]  # MS order: ace of clubs, diamonds, ...
+    state = seed
+    for n in range(51, 0, -1):
+        state = (state * 214013 + 2531011) & (2**33 - 1)
+        j = ((state >> 16) & 0x7FFF) % (n + 1)
+        cards[n], cards[j] = cards[j], cards[n]
+    return ["A23456789TJQK"[i % 13] + "CSHD"[i // 13] for i in reversed(cards)]
+
+
+def test_deal_0_is_the_ms_generator_from_seed_0() -> None:
+    # PySolFC has no game 0; here it is what the same generator gives from seed 0
+    assert [_as_pysol_text(c) for c in pysol_deck_order(0)] == _ms_generator_order(0)
+    assert [_as_pysol_text(c) for c in pysol_deck_order(1)] == _ms_generator_order(1)  # the check checks
+
+
+def test_numbers_beyond_pysolfc_go_on_with_its_mersenne_twister() -> None:
+    big = MAX_GAME_NUMBER * 1000 + 7
+    order = pysol_deck_order(big)
+    assert sorted(order, key=FRENCH_52.index) == list(FRENCH_52.cards)
+    assert order == pysol_deck_order(big) and order != pysol_deck_order(big + 1)
 
 
 def test_bad_deck_count_is_refused() -> None:
