@@ -325,7 +325,7 @@ def test_move_info_for_the_front_end() -> None:
     assert drawn.move_info(drawn.parse_move("Qs+Ah")) == {"cards": ["Qs", "Ah"], "from": ["waste", "stock"],
                                                           "to": None}
     assert position.move_info(DRAW) == {"cards": [], "from": ["stock"], "to": "waste"}
-    assert position.move_info(RECYCLE) == {"cards": [], "from": ["waste"], "to": "stock"}
+    assert position.move_info(RECYCLE) == {"cards": [], "from": ["waste", "stock"], "to": "stock"}
     text = position.to_text()
     assert "[8d]" in text and "  5c\n" in text and "Stock: [Qs]" in text and "Waste: [Kd]" in text
     assert position.describe_move(position.parse_move("Kd")) == "Remove King of diamonds"

@@ -462,7 +462,7 @@ class PyramidPosition(Position):
         if isinstance(move, Draw):
             return {"cards": [], "from": ["stock"], "to": "waste"}
         if isinstance(move, Recycle):
-            return {"cards": [], "from": ["waste"], "to": "stock"}
+            return {"cards": [], "from": ["waste", "stock"], "to": "stock"}
         raise MalformedError(f"a Pyramid move is a removal, a draw or a recycle, not {move!r}")
 
     def _pile_of(self, card: Card) -> str:
