@@ -143,3 +143,31 @@ def test_replay_catches_a_bad_solution() -> None:
 def test_random_path_36_deals_are_won(number: int, steps: int) -> None:
     position = _random_play(get_game("path-36").deal(number), steps, number)
     _check_won(position, 40000)
+
+
+@pytest.mark.parametrize("number", [2, 9])
+def test_arden_group_plan_covers_the_goal_groups(number: int) -> None:
+    """Arden's group plan: one part per goal group (four suits, the trumps), its cells in snake
+    order, holding exactly the goal cards of its group (the suit of the first start card may be
+    split around the second kind's run), the parts covering the board."""
+    game = get_game("arden")
+    position = game.deal(number)
+    board = amber_solver._Board(position)
+    steps = amber_solver._plan_arden(game, board)
+    assert steps[0].kind == "gather" and [s.kind for s in steps[1:]] == ["sort"] * 5
+    parts = steps[0].parts
+    assert [s.parts[0] for s in steps[1:]] == list(parts)
+    assert sorted(c for part in parts for c in part) == list(range(len(game.cells)))
+    sizes = sorted(len(part) for part in parts)
+    assert sizes == [14, 14, 14, 14, 22]
+    for part in parts:
+        places = [game.snake_index(c) for c in part]
+        assert places == sorted(places)
+        groups = {board.cell_group[c] for c in part}
+        assert len(groups) == 1
+        assert sum(1 for c in range(len(game.cells)) if board.cell_group[c] in groups) == len(part)
+
+
+def test_wins_an_arden_deal_through_the_group_plan() -> None:
+    """Arden deal 4 is not won by the whole-board search within its first cap; the group plan wins it."""
+    _check_won(get_game("arden").deal(4), 25000)

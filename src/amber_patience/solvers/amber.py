@@ -329,12 +329,18 @@ def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | No
         rows = [tuple(c.id for c in game.cells if c.row == r) for r in range(4)]
         quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
         return [(quick, QUICK_CAP), (main, None)]
+    if game.name == "arden" and ARDEN_PLAN == "groups":
+        whole = [Step("sort", (tuple(range(len(game.cells))),))]
+        return [(whole, ARDEN_QUICK_CAP), (main, None)]
     return [(main, None)]
 
 
 #: Node cap of the quick first plan of Path in Shadow (rows as regions): it wins about half the
 #: deals in a few hundred nodes; the others go on with the main plan.
 QUICK_CAP = 1500
+#: Node cap of Arden's first plan (the whole board in one sort): it wins some deals in a few
+#: thousand nodes that the group plan does not; the others go on with the group plan.
+ARDEN_QUICK_CAP = 6000
 
 
 def plan_for(game: AmberGame, board: _Board) -> list[Step]:
@@ -358,6 +364,13 @@ def plan_for(game: AmberGame, board: _Board) -> list[Step]:
 
 
 def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
+    if ARDEN_PLAN == "groups":
+        # the goal's groups (each suit's 14 cells, the trumps' 22) are runs of cells along the snake
+        groups: dict[int, list[int]] = {}
+        for cell in game.snakes["main"]:
+            groups.setdefault(board.cell_group[cell], []).append(cell)
+        parts = sorted((tuple(cells) for cells in groups.values()), key=lambda part: game.snake_index(part[0]))
+        return [Step("gather", tuple(parts), "gather-groups")] + [Step("sort", (part,)) for part in parts]
     if ARDEN_PLAN == "halves":
         top = tuple(c.id for c in game.cells if c.row < 3)
         bottom = tuple(c.id for c in game.cells if c.row >= 3)
@@ -365,7 +378,9 @@ def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-ARDEN_PLAN = "whole"
+#: Arden's plan: "groups" (gather every card into the cells of its suit or the trumps, keeping the
+#: bound term, then sort each group's cells), "halves" or "whole" (one sort of the whole board).
+ARDEN_PLAN = "groups"
 
 
 PLANS = {"arden": _plan_arden}
@@ -432,6 +447,7 @@ SETTINGS: dict[str, list[Setting]] = {
     "gather": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
     "region": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
     "gather-rows": [Setting(3, 0.5, 1, 0.5, 1000), Setting(3, 0.5, 1, 0.5, 1000, 1)],
+    "gather-groups": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
 }
 
 
