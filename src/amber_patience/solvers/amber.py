@@ -21,7 +21,9 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
   and the minors to the two halves of the bottom block (the lone cell is a free buffer: any card
   may enter it, so gathering is cheap), then each region is a small, independent puzzle. Path in
-  Shadow (52/56 cards): the two halves of the grid. Path 36, Arden and Pattern: the whole board.
+  Shadow (52/56 cards): the two halves of the grid. Forest of Arden: a short whole-board search,
+  then gather every card into the cells of its goal group (its suit, or the trumps) and sort each
+  group's cells. Path 36 and Pattern: the whole board.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
