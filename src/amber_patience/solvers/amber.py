@@ -449,7 +449,9 @@ SETTINGS: dict[str, list[Setting]] = {
     "gather": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
     "region": [Setting(3, 0.5, 0, 0, 3000), Setting(3, 1, 1, 0.5, 6000, 1)],
     "gather-rows": [Setting(3, 0.5, 1, 0.5, 1000), Setting(3, 0.5, 1, 0.5, 1000, 1)],
-    "gather-groups": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 3, 0.5, 8000, 1)],
+    "gather-groups": [Setting(3, 0.5, 3, 0.5, 4000), Setting(3, 0.5, 1, 0.5, 4000, 1),
+                      Setting(3, 0.5, 3, 0.5, 8000, 2), Setting(3, 0.5, 1, 0.5, 8000, 3),
+                      Setting(3, 0.5, 3, 0.5, 16000, 4), Setting(3, 0.5, 1, 0.5, 16000, 5)],
 }
 
 
