@@ -16,6 +16,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Card
 from ..deals import check_deal_number
 
 JSON = Any
@@ -60,6 +61,22 @@ class Recycle(Move):
 
     def __str__(self) -> str:
         return "recycle"
+
+
+@dataclass(frozen=True, slots=True)
+class PileMove(Move):
+    """Move ``card``, the top card of pile ``source``, onto pile ``target`` (pile ids of the table).
+
+    JSON: ``{"move": {"card": "Qh", "from": "column-3", "to": "foundation-h"}}``; each game writes
+    its own short text notation (``__str__``) in a subclass.
+    """
+
+    card: Card
+    source: str
+    target: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"move": {"card": str(self.card), "from": self.source, "to": self.target}}
 
 
 class Game(ABC):

@@ -33,7 +33,18 @@ from typing import Any
 
 from ..cards import FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number, deck_order
-from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle, read_deal_number
+from .base import (
+    Draw,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedError,
+    Move,
+    PileMove,
+    Position,
+    Recycle,
+    read_deal_number,
+)
 
 GAMES = ("simplest",)
 
@@ -98,18 +109,9 @@ def _pile_name_ru(pile: str) -> str:
 # -- moves -----------------------------------------------------------------------------------------
 
 
-
-
 @dataclass(frozen=True, slots=True)
-class Shift(Move):
+class Shift(PileMove):
     """Move one card from pile ``source`` to pile ``target`` (pile ids, e.g. ``column-3``)."""
-
-    card: Card
-    source: str
-    target: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move": {"card": str(self.card), "from": self.source, "to": self.target}}
 
     def __str__(self) -> str:
         return f"{self.card}>{_target_token(self.target)}"

@@ -40,7 +40,18 @@ from typing import Any
 from ..cards import ACE, FRENCH_52, KING, SUITS, Card, CardError, Suit
 from ..deals import check_deal_number
 from ..pysol import pysol_deck_order
-from .base import Draw, Game, GameError, IllegalMoveError, MalformedError, Move, Position, Recycle, read_deal_number
+from .base import (
+    Draw,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedError,
+    Move,
+    PileMove,
+    Position,
+    Recycle,
+    read_deal_number,
+)
 
 GAMES = ("zodiac", "zodiac-classic")
 
@@ -112,18 +123,9 @@ def _check_pile_id(pile: object, what: str) -> str:
 
 # -- moves ----------------------------------------------------------------------------------------
 
-
-
 @dataclass(frozen=True, slots=True)
-class Transfer(Move):
+class Transfer(PileMove):
     """Move ``card``, the top card of pile ``source``, onto pile ``target`` (pile ids)."""
-
-    card: Card
-    source: str
-    target: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move": {"card": str(self.card), "from": self.source, "to": self.target}}
 
     def __str__(self) -> str:
         return f"{self.card} {_SHORT[self.source]}>{_SHORT[self.target]}"
