@@ -38,6 +38,7 @@ from __future__ import annotations
 import heapq
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,13 +127,13 @@ class _Board:
                 return False
         return True
 
-    def cycles(self, at: list[int] | bytes) -> tuple[list[int], int]:
-        """The cycle of every cell in the permutation to the goal, and the number of cycles."""
-        n = self.n
+    def cycles(self, at: list[int] | bytes, cells: Iterable[int] | None = None) -> tuple[list[int], int]:
+        """The cycle of every cell in the permutation to the goal, and the number of cycles
+        (over ``cells`` only, when given: a region whose cards are all in it)."""
         target = self.target
-        cyc = [-1] * n
+        cyc = [-1] * self.n
         k = 0
-        for i in range(n):
+        for i in range(self.n) if cells is None else cells:
             if cyc[i] < 0:
                 j = i
                 while cyc[j] < 0:
@@ -218,16 +219,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         pos = [0] * n
         for c, x in enumerate(at):
             pos[x] = c
-        # cycles of the permutation to the goal, over the region's cells
-        cyc = [-1] * n
-        k = 0
-        for i in region:
-            if cyc[i] < 0:
-                j = i
-                while cyc[j] < 0:
-                    cyc[j] = k
-                    j = target[at[j]]
-                k += 1
+        cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
         bound = len(region) - k
         wrong = (sum(1 for c in region if counted[c] and group[at[c]] != cell_group[c])
                  if gamma or sort_groups_only else 0)
