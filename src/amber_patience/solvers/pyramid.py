@@ -66,6 +66,16 @@ from . import Solution
 _UNLIMITED = -1
 
 
+
+def _meet(masks: list[int], slots: int) -> int:
+    """The bits common to ``masks[i]`` for every slot ``i`` set in ``slots`` (-1, all bits, for none)."""
+    common = -1
+    while slots:
+        low = slots & -slots
+        common &= masks[low.bit_length() - 1]
+        slots ^= low
+    return common
+
 class _OutOfBudget(Exception):
     pass
 
@@ -247,13 +257,7 @@ class _Search:
                 # Rule 1: the waste cards of this rank, whose partners are all in the pyramid.
                 common = common_resting.get(partners)
                 if common is None:
-                    common = -1
-                    p = partners
-                    while p:
-                        lp = p & -p
-                        common &= resting[lp.bit_length() - 1]
-                        p ^= lp
-                    common = common_resting[partners] = common & self.paired_slots
+                    common = common_resting[partners] = _meet(resting, partners) & self.paired_slots
                 common &= pyramid_alive
                 if common:
                     # The same partners for every waste card of this rank: the topmost one says the most.
@@ -262,13 +266,7 @@ class _Search:
                 # cards, so after every waste card above it.
                 below = 0 if self.relaxed else common_covered.get(partners)
                 if below is None:
-                    below = -1
-                    p = partners
-                    while p:
-                        lp = p & -p
-                        below &= covered[lp.bit_length() - 1]
-                        p ^= lp
-                    below = common_covered[partners] = below & self.paired_slots
+                    below = common_covered[partners] = _meet(covered, partners) & self.paired_slots
                 below &= pyramid_alive
                 if below:
                     above = waste & ~((waste_mine & -waste_mine) * 2 - 1)
