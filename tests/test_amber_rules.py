@@ -412,3 +412,72 @@ def test_random_play_keeps_every_invariant(name, number, data):
         assert position.goal == goal
         assert position_from_json(position.to_json()) == position
 
+
+
+# -- a block never gains a kind: the loss that Pattern of Amber can deal ---------------------------
+
+def kinds_by_block(position) -> dict[str, set[str]]:
+    game = position.game
+    held: dict[str, set[str]] = {}
+    for cell, card in zip(game.cells, position.cards, strict=True):
+        if cell.id != game.lone_cell:
+            held.setdefault(cell.block, set()).add(amber_module.kind_name(card))
+    return held
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(["pattern", "kolvir"]), number=st.integers(min_value=0, max_value=10**9),
+       data=st.data())
+def test_no_legal_swap_brings_a_block_a_kind_it_does_not_hold(name, number, data):
+    game = get_game(name)
+    position = game.deal(number)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=30))):
+        before = kinds_by_block(position)
+        legal = position.legal_moves()
+        if not legal:
+            break
+        for move in legal:  # every legal swap, not only the one played
+            after = kinds_by_block(position.play(move))
+            assert all(after[block] <= before[block] for block in before), move
+        crossing = [m for m in legal if game.cells[m.a].block != game.cells[m.b].block]
+        position = position.play(data.draw(st.sampled_from(crossing or legal)))
+
+
+def test_a_pattern_deal_whose_side_block_holds_none_of_its_suit_is_lost_from_the_start():
+    game = get_game("pattern")
+    stranded = {n: game.deal(n).stranded_kinds() for n in range(1, 40)}
+    lost = {n: s for n, s in stranded.items() if s}
+    assert lost and len(lost) < len(stranded)  # some deals, not all
+    number, [(block, kind)] = next((n, s) for n, s in lost.items() if len(s) == 1)
+    position = game.deal(number)
+    cells = [c.id for c in game.cells if c.block == block]
+    assert kind in {amber_module.kind_name(position.goal[c]) for c in cells}
+    assert kind not in {amber_module.kind_name(position.cards[c]) for c in cells}
+    assert position.is_lost() and not position.is_won()
+    assert position.legal_moves()  # moves are left, yet the game is lost
+    assert f"the {block} block holds no {kind}" in position.lost_reason()
+    assert position.result()["stranded"] == [{"block": block, "kind": kind}]
+    for n, s in stranded.items():
+        if not s:
+            assert game.deal(n).lost_reason() is None
+
+
+def test_a_kolvir_bottom_block_without_a_suit_is_lost():
+    game = get_game("kolvir")
+    position = game.deal(1)
+    assert not position.stranded_kinds()
+    start_suit = position.cards[position.start_cells[1]].suit
+    suit = start_suit.next()
+    cards = list(position.cards)
+    top = [c.id for c in game.cells if c.block == "top" and c.id not in position.start_cells]
+    for card in [c for c in cards if c.suit == suit]:
+        if game.cells[cards.index(card)].block == "bottom":
+            here, there = cards.index(card), next(t for t in top if cards[t].suit != suit)
+            cards[here], cards[there] = cards[there], cards[here]
+    data = position.to_json()
+    data["cells"] = [{k: v for k, v in cell.items() if k not in ("goal", "in_place")} | {"card": str(card)}
+                     for cell, card in zip(data["cells"], cards, strict=True)]
+    arranged_position = position_from_json(data)
+    assert arranged_position.stranded_kinds() == [("bottom", suit.name.lower())]
+    assert arranged_position.is_lost()
+    assert "the bottom block holds no" in arranged_position.lost_reason()

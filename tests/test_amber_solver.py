@@ -122,6 +122,16 @@ def test_budget_runs_out_as_unknown() -> None:
     assert solution.stats["nodes"] <= 5
 
 
+def test_a_stranded_pattern_deal_is_proved_lost_at_once() -> None:
+    game = get_game("pattern")
+    number = next(n for n in range(1, 100) if game.deal(n).stranded_kinds())
+    solution = solve(game.deal(number), time_limit=None, node_limit=1)
+    assert solution.status == "lost" and solution.moves == []
+    assert solution.stats["nodes"] == 0 and "can never get one back" in solution.stats["reason"]
+    other = next(n for n in range(1, 100) if not game.deal(n).stranded_kinds())
+    assert solve(game.deal(other), time_limit=None, node_limit=1).status != "lost"
+
+
 def test_refuses_other_games_positions() -> None:
     class NotAmber:
         pass

@@ -269,6 +269,13 @@ def test_solve_a_numbered_deal(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert replay(record).won
 
 
+def test_solve_says_why_a_stranded_pattern_deal_is_lost(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run(capsys, monkeypatch, ["solve", "pattern", "--number", "4", "--json"])
+    assert status == 1 and json.loads(out)["status"] == "lost"
+    assert "proved that this position cannot be won: the bottom-right block holds no" in err
+
+
 def test_solve_dash_refuses_a_deal_number(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     status, _, err = run(capsys, monkeypatch, ["solve", "-", "-n", "3"], stdin="{}")
     assert status == 2 and "standard input" in err

@@ -70,6 +70,12 @@ def test_list_games_names_every_amber_layout_with_titles_and_options(client: Tes
                 get_game(game["name"], **{option["name"]: choice})
 
 
+def test_a_stranded_pattern_deal_is_lost_from_the_start_and_says_why(client: TestClient) -> None:
+    state = new_game(client, "pattern", 4)
+    assert state["status"] == "lost" and state["legal_moves"] == []
+    assert state["result"]["stranded"] == [{"block": "bottom-right", "kind": "clubs"}]
+
+
 def test_new_game_by_number_deals_that_deal(client: TestClient) -> None:
     state = new_game(client, "kolvir", 12)
     expected = get_game("kolvir").deal(12)
@@ -390,7 +396,7 @@ def test_a_running_solver_does_not_hold_up_other_requests(db: Path, monkeypatch:
 
 def test_concurrent_moves_on_one_game_are_applied_one_at_a_time(db: Path) -> None:
     with TestClient(create_app(db)) as client:
-        state = new_game(client, "pattern", 6)
+        state = new_game(client, "pattern", 7)
         accepted: list[int] = []
         other: list[int] = []
 

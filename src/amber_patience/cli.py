@@ -212,6 +212,12 @@ def cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO)
     return 0
 
 
+def proved_lost(solution: Any) -> str:
+    """What to say of a position the solver proved lost (with the rule's reason, if it gave one)."""
+    reason = solution.stats.get("reason")
+    return "the solver proved that this position cannot be won" + (f": {reason}" if reason else "")
+
+
 def cmd_hint(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     position = read_position(stdin)
     if position.is_won():
@@ -219,7 +225,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
     solution = run_solver(position, args.time_limit)
     if solution.status != "won" or not solution.moves:
         dump_json({"move": None, "status": solution.status}, out)
-        raise NotFound("the solver proved this position cannot be won" if solution.status == "lost"
+        raise NotFound(proved_lost(solution) if solution.status == "lost"
                        else f"no winning line found in {args.time_limit} s")
     dump_json(move_json(position, solution.moves[0]), out)
     return 0
@@ -244,7 +250,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO)
     elif record is not None:
         out.write(record)
     if record is None:
-        raise NotFound("the solver proved that this game cannot be won" if solution.status == "lost"
+        raise NotFound(proved_lost(solution) if solution.status == "lost"
                        else f"no win found within the limits (--time-limit {args.time_limit})")
     return 0
 
@@ -357,7 +363,7 @@ class PlaySession:
                 self.say(f"You won in {_moves(len(self.moves))}!" + (" (practice game)" if self.practice else ""))
                 break
             if self.position.is_lost():
-                self.say("No legal move is left: the game is lost.")
+                self.say(f"The game is lost: {self.position.lost_reason()}.")
                 status = 1
                 break
             line = self.read_line("move> ")
@@ -434,7 +440,7 @@ class PlaySession:
             self.say(f"Hint: {self.position.move_text(move)} — {self.position.describe_move(move)} "
                      f"(a winning line of {len(solution.moves)} moves)")
         elif solution.status == "lost":
-            self.say("No hint: the solver proved this position cannot be won.")
+            self.say(f"No hint: {proved_lost(solution)}.")
         else:
             self.say(f"No hint: no winning line found in {self.hint_time} s.")
 

@@ -95,6 +95,11 @@ def _kind(card: Card) -> str:
     return "trump" if card.is_trump else "minor"
 
 
+def kind_name(card: Card) -> str:
+    """A card's kind as a word: its suit's name (``"clubs"``), or ``"trumps"``."""
+    return "trumps" if card.suit is None else card.suit.name.lower()
+
+
 class AmberGame(Game):
     """One of the Amber layouts; immutable. Create with :func:`make_game`."""
 
@@ -452,7 +457,46 @@ class AmberPosition(Position):
         return self.cards == self.goal
 
     def is_lost(self) -> bool:
-        return not self.is_won() and not self.legal_moves()
+        return self.lost_reason() is not None
+
+    def lost_reason(self) -> str | None:
+        """Why this position can never be won, or ``None`` if nothing shows that it cannot.
+
+        Two things end a game: no legal swap is left, or a block has lost the last card of a
+        kind (a suit, or the trumps) that its goal puts there (see :meth:`stranded_kinds`).
+        """
+        if self.is_won():
+            return None
+        stranded = self.stranded_kinds()
+        if stranded:
+            block, kind = stranded[0]
+            return (f"the {block} block holds no {kind} and can never get one back "
+                    f"(a card enters a block only beside a rank-neighbour there), "
+                    f"but its goal needs {kind}")
+        if not self.legal_moves():
+            return "no legal swap is left"
+        return None
+
+    def stranded_kinds(self) -> list[tuple[str, str]]:
+        """Every (block, kind) such that the goal puts cards of ``kind`` (a suit's name, or
+        ``"trumps"``) in ``block`` but the block holds none now.
+
+        A card enters a block from another only beside a rank-neighbour of it in that block, so
+        beside a card of its own kind: a block never gains a kind it does not hold (Kolvir's lone
+        cell, which any card may enter, is not such a block). A position with a stranded kind
+        can never be won. Pattern of Amber's deals can start so (a side block dealt no card of
+        its suit); on the other layouts it can only come from play.
+        """
+        game = self.game
+        held: dict[str, set[str]] = {}
+        wanted: dict[str, set[str]] = {}
+        for cell, card, goal in zip(game.cells, self.cards, self.goal, strict=True):
+            if cell.id == game.lone_cell:
+                continue
+            held.setdefault(cell.block, set()).add(kind_name(card))
+            wanted.setdefault(cell.block, set()).add(kind_name(goal))
+        return [(block, kind) for block in game.blocks if block in wanted
+                for kind in sorted(wanted[block] - held[block])]
 
     def lower_bound(self) -> int:
         """The fewest swaps that could win: cells minus cycles of the permutation to the goal."""
@@ -469,7 +513,8 @@ class AmberPosition(Position):
         return len(self.cards) - cycles
 
     def result(self) -> dict[str, Any]:
-        return {"won": self.is_won(), "cards_in_place": self.cards_in_place(), "cards": len(self.cards)}
+        return {"won": self.is_won(), "cards_in_place": self.cards_in_place(), "cards": len(self.cards),
+                "stranded": [{"block": block, "kind": kind} for block, kind in self.stranded_kinds()]}
 
     def key(self) -> Hashable:
         return self.cards

@@ -166,6 +166,10 @@ class Position(ABC):
     def is_lost(self) -> bool:
         """True when the game cannot go on (no move left, or a rule ends it)."""
 
+    def lost_reason(self) -> str | None:
+        """Why the game is lost, for people, or ``None`` while it is not."""
+        return "no move is left that could win it" if self.is_lost() else None
+
     @abstractmethod
     def result(self) -> dict[str, JSON]:
         """How far the game got, e.g. cards in place, cards left, points left."""

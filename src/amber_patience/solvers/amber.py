@@ -597,13 +597,20 @@ def _run_plan(board: _Board, game: AmberGame, steps: list[Step], budget: _Budget
 def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Solve an Amber position (a fresh deal or a game in progress).
 
-    Returns status ``won`` with the swaps, or ``unknown`` when the time or node budget runs out
-    (this solver never proves a loss)."""
+    Returns status ``won`` with the swaps; ``lost`` when the rules show that the position can
+    never be won (:meth:`AmberPosition.lost_reason`: a block has lost every card of a kind its
+    goal needs, or no swap is left); otherwise ``unknown`` when the time or node budget runs out
+    (the search itself proves no loss)."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
     board = _Board(position)
     stats: dict[str, Any] = {"lower_bound": board.bound(board.start)}
+    reason = position.lost_reason()
+    if reason is not None:
+        # proved: a block lacks a kind its goal needs (it can never regain one), or no swap is left
+        stats.update(seconds=time.perf_counter() - t0, nodes=0, difficulty=0, reason=reason)
+        return Solution("lost", [], stats)
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)

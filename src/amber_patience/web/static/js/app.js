@@ -107,7 +107,7 @@ function resultText(result) {
   if (!result) return "";
   const parts = [];
   for (const [k, v] of Object.entries(result)) {
-    if (k === "won") continue;
+    if (k === "won" || k === "stranded") continue;
     const key = `result_${k}`;
     parts.push(`${hasString(key) ? t(key) : k.replace(/_/g, " ")}: ${v}`);
   }
@@ -120,9 +120,12 @@ function showBanner() {
   const won = s.status === "won";
   $("banner").classList.toggle("won", won);
   $("banner-title").textContent = won ? t("won") : t("lost");
+  const stranded = s.result && Array.isArray(s.result.stranded) ? s.result.stranded : [];
   $("banner-text").textContent = won
     ? t("wonText", { moves: s.moves_played, time: formatTime(s.elapsed_seconds) })
-    : t("lostText", { result: resultText(s.result) });
+    : stranded.length
+      ? t("lostStranded", { block: t(`block_${stranded[0].block}`), kind: t(`kind_${stranded[0].kind}`) })
+      : t("lostText", { result: resultText(s.result) });
   $("banner").hidden = false;
 }
 
