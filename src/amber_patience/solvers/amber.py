@@ -614,7 +614,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)
-    path = _plan(board, position.game, budget)
+    if position.game.name == "pattern":
+        from .amber_pattern import plan_pattern  # Pattern of Amber has a planner of its own
+
+        path = plan_pattern(board, position.game, budget)
+    else:
+        path = _plan(board, position.game, budget)
     if path is not None:
         stats["found_length"] = len(path)
         path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
