@@ -559,3 +559,11 @@ def test_french_card_labels_are_the_cards_full_names(page: Any, server: Server, 
         assert len(labels) == len(deck.cards)
         for notation, label in labels:
             assert label == deck.parse(notation).name(lang)
+
+
+def test_a_stranded_pattern_deal_says_which_block_lacks_what(page: Any, server: Server) -> None:
+    state = open_game(page, server, "pattern", 4)  # bottom-right is dealt no club: lost from the start
+    assert state["status"] == "lost" and state["result"]["stranded"] == [{"block": "bottom-right", "kind": "clubs"}]
+    page.wait_for_selector("#banner:not([hidden])")
+    text = page.locator("#banner-text").text_content()
+    assert "bottom-right block holds no clubs" in text and "[object" not in text
