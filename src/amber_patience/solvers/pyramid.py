@@ -154,7 +154,6 @@ class _Search:
         self.moves: list[Move] = []
         #: Per rank class: its cards' locations as bits (slot ``p``: bit ``p``; talon place ``i``: bit ``n + i``).
         self.class_places = [sum(1 << x for x in lows + highs) for lows, highs in t.classes]
-        self.class_memo: dict[tuple[int, int, int], bool] = {}
         self.waste_memo: dict[tuple[int, int, int, tuple[tuple[int, int], ...]], bool] = {}
         #: Per rank: the locations of its cards and of the cards they pair with (as bits).
         self.rank_masks = [(sum(1 << x for x in mine), sum(1 << y for y in theirs))
@@ -172,20 +171,36 @@ class _Search:
         self.common_resting: dict[int, int] = {}
         #: The available pyramid slots for each mask of removed slots.
         self.open_slots: dict[int, list[int]] = {}
+        n, m = t.n, t.m
+        self.n, self.m = n, m
+        self.resting = t.resting
+        #: Per cursor: the locations of the waste places (talon places before it) and of the stock places.
+        self.waste_span = [((1 << c) - 1) << n for c in range(m + 1)]
+        self.stock_span = [self.all_mask & ~((1 << (n + c)) - 1) for c in range(m + 1)]
+        #: Per cursor: the ranks the waste bound looks at, with their partners' places in the stock
+        #: span. With no recycle at the root no stock card is ever removed, so a rank with a partner
+        #: there never counts; after a recycle the stock may have gaps, so it is checked.
+        self.eligible = [[(mine, theirs, theirs & span) for mine, theirs in self.rank_masks
+                          if self.start_recycles != 0 or not theirs & span] for span in self.stock_span]
+        #: Per rank class: the matching bound remembered by its cards gone and, on the last pass,
+        #: those of the waste (packed into one int).
+        self.class_memos: list[dict[int, bool]] = [{} for _ in t.classes]
+        #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
+        self.rule_memos: list[dict[int, list[tuple[int, int]]]] = [{} for _ in t.classes]
+        self.shift = n + m
 
     # -- the matching bound --------------------------------------------------------------------
 
     def class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         """Whether rank class ``k`` still has a matching (see the module doc); remembered by the
         class's cards left and, on the last pass, which of them lie in the waste."""
-        n = self.t.n
         where = self.class_places[k]
-        gone = (pmask | tmask << n) & where
-        waste = ((1 << cursor) - 1) << n & where if recycles == 0 else -1
-        memo_key = (k, gone, waste)
-        known = self.class_memo.get(memo_key)
+        key = (pmask | tmask << self.n) & where
+        key |= (self.waste_span[cursor] & where if recycles == 0 else 1) << self.shift
+        memo = self.class_memos[k]
+        known = memo.get(key)
         if known is None:
-            known = self.class_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, recycles)
+            known = memo[key] = self._class_ok(k, pmask, tmask, cursor, recycles)
         return known
 
     def _class_ok(self, k: int, pmask: int, tmask: int, cursor: int, recycles: int,
@@ -238,89 +253,114 @@ class _Search:
         With those pairs struck out, each rank class must still have its matching. (Rules 1, 2 and
         2b hold in a relaxed game too: a waste card that stays is never available again, nor is
         any card under it.)"""
-        n = self.t.n
+        n = self.n
         removed = pmask | tmask << n
-        waste = (((1 << cursor) - 1) << n) & ~removed
+        span = self.waste_span[cursor]
+        waste = span & ~removed
         if not waste:
             return True
-        stock = ~removed & self.all_mask & ~((1 << (n + cursor)) - 1)
         pyramid_alive = ~pmask & self.pfull
-        common_covered = self.common_covered
-        common_resting, resting, related, covered = self.common_resting, self.t.resting, self.t.related, self.covered
+        shift = self.shift
+        rule_memos = self.rule_memos
         rules: list[tuple[int, int]] = []  # (pyramid cards, waste cards that none of them may pair with)
-        for mine, partners_all in self.rank_masks:
-            if partners_all & stock or not (mine | partners_all) & waste:
-                continue  # (both rules need cards of this rank or of its partners' in the waste)
-            waste_mine = mine & waste
-            partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
-            if waste_mine and partners:
-                # Rule 1: the waste cards of this rank, whose partners are all in the pyramid.
-                common = common_resting.get(partners)
-                if common is None:
-                    common = common_resting[partners] = _meet(resting, partners) & self.paired_slots
-                common &= pyramid_alive
-                if common:
-                    # The same partners for every waste card of this rank: the topmost one says the most.
-                    rules.append((common, waste & ((1 << waste_mine.bit_length()) - 1)))
-                # Rule 1b: the cards under all the partners go after the bottom one of these waste
-                # cards, so after every waste card above it.
-                below = 0 if self.relaxed else common_covered.get(partners)
-                if below is None:
-                    below = common_covered[partners] = _meet(covered, partners) & self.paired_slots
-                below &= pyramid_alive
-                if below:
-                    above = waste & ~((waste_mine & -waste_mine) * 2 - 1)
-                    if above:
-                        rules.append((below, above))
-            # Rule 2: the pyramid cards of this rank whose partners left all lie in the waste.
-            mine_pyramid = mine & pyramid_alive
-            waste_partners = partners_all & waste
-            if mine_pyramid and waste_partners:
-                above = waste & ~((1 << waste_partners.bit_length()) - 1)
-                lowest = waste & ((waste_partners & -waste_partners) - 1)
-                if above or lowest:
-                    under = over = 0
-                    while mine_pyramid:
-                        lz = mine_pyramid & -mine_pyramid
-                        mine_pyramid ^= lz
-                        z = lz.bit_length() - 1
-                        if not partners & ~related[z]:  # no partner left in the pyramid
-                            under |= covered[z]
-                            over |= resting[z]
-                    under &= pyramid_alive
-                    if under and above:
-                        rules.append((under, above))
-                    # Rule 2b: the cards resting on it go before it, so before every waste card
-                    # under the bottom one of its partners.
-                    over &= pyramid_alive
-                    if over and lowest:
-                        rules.append((over, lowest))
+        k = 0
+        for where in self.class_places:
+            if waste & where:
+                key = removed & where | (span & where) << shift
+                raw = rule_memos[k].get(key)
+                if raw is None:
+                    raw = rule_memos[k][key] = self._class_rules(k, pmask, tmask, cursor)
+                for cards, mask in raw:
+                    cards &= pyramid_alive
+                    if cards:
+                        b = waste & mask
+                        if b:
+                            rules.append((cards, b))
+            k += 1
         if not rules:
             return True
-        places = self.class_places
-        for k, where in enumerate(places):
-            waste_k = waste & where
-            if not waste_k:
+        union_cards = union_banned = 0
+        for cards, b in rules:
+            union_cards |= cards
+            union_banned |= b
+        waste_memo = self.waste_memo
+        k = -1
+        for where in self.class_places:
+            k += 1
+            waste_k = waste & where & union_banned
+            if not waste_k or not where & union_cards:
                 continue
-            banned: dict[int, int] = {}
+            parts = []
             for cards, b in rules:
                 b &= waste_k
                 if b:
                     cards &= where
+                    if cards:
+                        parts.append((cards, b))
+            if not parts:
+                continue
+            memo_key = (k, removed & where, waste & where, *parts)
+            known = waste_memo.get(memo_key)
+            if known is None:
+                banned: dict[int, int] = {}
+                for cards, b in parts:
                     while cards:
                         lz = cards & -cards
                         cards ^= lz
                         z = lz.bit_length() - 1
                         banned[z] = banned.get(z, 0) | b
-            if not banned:
-                continue
-            memo_key = (k, removed & where, waste_k, tuple(sorted(banned.items())))
-            known = self.waste_memo.get(memo_key)
-            if known is None:
-                known = self.waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, banned)
+                known = waste_memo[memo_key] = self._class_ok(k, pmask, tmask, cursor, 0, banned)
             if not known:
                 return False
         return True
+
+    def _class_rules(self, k: int, pmask: int, tmask: int, cursor: int) -> list[tuple[int, int]]:
+        """The waste rules that the cards of rank class ``k`` give (see :meth:`waste_ok`), as pairs
+        (pyramid cards, places): none of those cards still in the pyramid may pair with a waste card
+        at one of those places. They depend only on where the class's own cards are."""
+        n = self.n
+        removed = pmask | tmask << n
+        waste = self.waste_span[cursor] & ~removed
+        stock = ~removed & self.stock_span[cursor]
+        pyramid_alive = ~pmask & self.pfull
+        related, covered, resting = self.t.related, self.covered, self.resting
+        out: list[tuple[int, int]] = []
+        for mine, partners_all in self.rank_masks[2 * k:2 * k + 2]:
+            if partners_all & stock or not (mine | partners_all) & waste:
+                continue  # (both rules need cards of this rank or of its partners' in the waste)
+            waste_mine = mine & waste
+            partners = partners_all & pyramid_alive  # (another waste card can never be a partner)
+            if waste_mine and partners:
+                # Rule 1: the waste cards of this rank, whose partners are all in the pyramid. The same
+                # partners for every waste card of this rank: the topmost one says the most.
+                common = _meet(resting, partners) & self.paired_slots
+                if common:
+                    out.append((common, (1 << waste_mine.bit_length()) - 1))
+                # Rule 1b: the cards under all the partners go after the bottom one of these waste
+                # cards, so after every waste card above it.
+                if not self.relaxed:
+                    below = _meet(covered, partners) & self.paired_slots
+                    if below:
+                        out.append((below, ~((waste_mine & -waste_mine) * 2 - 1)))
+            # Rule 2: the pyramid cards of this rank whose partners left all lie in the waste.
+            mine_pyramid = mine & pyramid_alive
+            waste_partners = partners_all & waste
+            if mine_pyramid and waste_partners:
+                under = over = 0
+                while mine_pyramid:
+                    lz = mine_pyramid & -mine_pyramid
+                    mine_pyramid ^= lz
+                    z = lz.bit_length() - 1
+                    if not partners & ~related[z]:  # no partner left in the pyramid
+                        under |= covered[z]
+                        over |= resting[z]
+                if under:
+                    out.append((under, ~((1 << waste_partners.bit_length()) - 1)))
+                # Rule 2b: the cards resting on it go before it, so before every waste card under
+                # the bottom one of its partners.
+                if over:
+                    out.append((over, (waste_partners & -waste_partners) - 1))
+        return out
 
     # -- the search ----------------------------------------------------------------------------
 
