@@ -55,6 +55,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from ..cards import Card
@@ -64,6 +65,10 @@ from . import Solution
 
 #: Recycles left in an unlimited game (never counts down; left out of the state key).
 _UNLIMITED = -1
+#: The sizes of the sets of rank classes whose subgames (:class:`_Subgame`) are decided at the root
+#: (on the last pass), smallest first; and those also checked at every node.
+_ROOT_SIZES = (2, 3)
+_NODE_SIZES = (3,)
 
 
 
@@ -169,8 +174,10 @@ class _Search:
         self.common_covered: dict[int, int] = {}
         #: For a set of pyramid slots: the slots resting on all of them.
         self.common_resting: dict[int, int] = {}
-        #: The available pyramid slots for each mask of removed slots.
-        self.open_slots: dict[int, list[int]] = {}
+        #: For each mask of removed pyramid slots: see :meth:`_pyramid_info`.
+        self.pyramid_info: dict[int, tuple[list[int], int, dict[int, list[int]], list[tuple[int, int]],
+                                           dict[int, list[int]]]] = {}
+        self.value, self.target, self.klass = t.value, t.target, t.klass
         n, m = t.n, t.m
         self.n, self.m = n, m
         self.resting = t.resting
@@ -186,6 +193,7 @@ class _Search:
         #: those of the waste (packed into one int).
         self.class_memos: list[dict[int, bool]] = [{} for _ in t.classes]
         #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
+        self.subgames: list[tuple[int, _Subgame]] = []
         self.rule_memos: list[dict[int, list[tuple[int, int]]]] = [{} for _ in t.classes]
         self.shift = n + m
 
@@ -263,8 +271,7 @@ class _Search:
         shift = self.shift
         rule_memos = self.rule_memos
         rules: list[tuple[int, int]] = []  # (pyramid cards, waste cards that none of them may pair with)
-        k = 0
-        for where in self.class_places:
+        for k, where in enumerate(self.class_places):
             if waste & where:
                 key = removed & where | (span & where) << shift
                 raw = rule_memos[k].get(key)
@@ -276,7 +283,6 @@ class _Search:
                         b = waste & mask
                         if b:
                             rules.append((cards, b))
-            k += 1
         if not rules:
             return True
         union_cards = union_banned = 0
@@ -284,9 +290,7 @@ class _Search:
             union_cards |= cards
             union_banned |= b
         waste_memo = self.waste_memo
-        k = -1
-        for where in self.class_places:
-            k += 1
+        for k, where in enumerate(self.class_places):
             waste_k = waste & where & union_banned
             if not waste_k or not where & union_cards:
                 continue
@@ -374,23 +378,27 @@ class _Search:
         if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
             return False
+        if recycles == 0:
+            removed = pmask | tmask << self.n
+            for size in _ROOT_SIZES:
+                for classes in combinations(range(len(t.classes)), size):
+                    game = _Subgame(self, classes)
+                    if not game.won(removed, game.first[cursor]):
+                        self.pruned += 1
+                        return False
+                    if size in _NODE_SIZES:
+                        self.subgames.append((sum(1 << k for k in classes), game))
         return self.dfs(pmask, tmask, cursor, recycles)
-
-    def score(self, cursor: int, recycles: int) -> int:
-        """How good the stock's state is: a state reaches (by drawing and recycling) every state of
-        lower score with the same cards left, so if it fails they fail too."""
-        return 0 if self.unlimited else recycles * (self.t.m + 1) + self.t.m - cursor
 
     def dfs(self, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         """Whether the state wins. A node stands for the state and every state that drawing and
         recycling reach from it: its children are the removals possible anywhere along the stock,
         each taken at the first chance (the best state for it)."""
-        t = self.t
-        n, m = t.n, t.m
+        n, m = self.n, self.m
         if pmask == self.pfull and (self.relaxed or tmask == self.tfull):
             return True
         key = pmask << m | tmask
-        score = self.score(cursor, recycles)
+        score = 0 if self.unlimited else recycles * (m + 1) + m - cursor
         if self.failed.get(key, -1) >= score:
             return False
         self.nodes += 1
@@ -399,56 +407,63 @@ class _Search:
         if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
             raise _OutOfBudget
 
-        value, target = t.value, t.target
-        pyramid = self.open_slots.get(pmask)
-        if pyramid is None:
-            covers = t.covers
-            pyramid = self.open_slots[pmask] = [p for p in range(n) if not (pmask >> p) & 1
-                                                and covers[p] & pmask == covers[p]]
+        value, target = self.value, self.target
+        info = self.pyramid_info.get(pmask)
+        if info is None:
+            info = self.pyramid_info[pmask] = self._pyramid_info(pmask)
+        pyramid, king, pairs_after, pyramid_pairs, partners = info
         rest = ~tmask & self.tfull
         below = rest & ((1 << cursor) - 1)
         waste_top = n + below.bit_length() - 1 if below else -1
-        stock = []
-        bits = rest >> cursor
-        while bits:
-            low = bits & -bits
-            stock.append(n + cursor + low.bit_length() - 1)
-            bits ^= low
-        now = pyramid + [x for x in (waste_top, stock[0] if stock else -1) if x >= 0]
+        ahead = rest >> cursor
+        stock_top = n + cursor + (ahead & -ahead).bit_length() - 1 if ahead else -1
 
         # Forced: an available king, or a pair of which one card has no other possible partner.
-        for loc in now:
-            if value[loc] == target:
-                return self.child((loc,), 0, cursor, pmask, tmask, cursor, recycles)
-        for i, a in enumerate(now):
-            for b in now[i + 1:]:
-                if value[a] + value[b] == target and (self.only_partner(a, b, pmask, tmask, cursor, recycles)
-                                                     or self.only_partner(b, a, pmask, tmask, cursor, recycles)):
+        if king >= 0:
+            return self.child((king,), 0, cursor, pmask, tmask, cursor, recycles)
+        if waste_top >= 0 and value[waste_top] == target:
+            return self.child((waste_top,), 0, cursor, pmask, tmask, cursor, recycles)
+        if stock_top >= 0 and value[stock_top] == target:
+            return self.child((stock_top,), 0, cursor, pmask, tmask, cursor, recycles)
+        only_partner = self.only_partner
+        vw = value[waste_top] if waste_top >= 0 else -target
+        vs = value[stock_top] if stock_top >= 0 else -target
+        for a in pyramid:
+            for b in pairs_after[a]:
+                if only_partner(a, b, pmask, tmask, cursor, recycles) or only_partner(b, a, pmask, tmask, cursor,
+                                                                                      recycles):
                     return self.child((a, b), 0, cursor, pmask, tmask, cursor, recycles)
+            va = value[a]
+            for b, vb in ((waste_top, vw), (stock_top, vs)):
+                if va + vb == target and (only_partner(a, b, pmask, tmask, cursor, recycles)
+                                          or only_partner(b, a, pmask, tmask, cursor, recycles)):
+                    return self.child((a, b), 0, cursor, pmask, tmask, cursor, recycles)
+        if vw + vs == target and (only_partner(waste_top, stock_top, pmask, tmask, cursor, recycles)
+                                  or only_partner(stock_top, waste_top, pmask, tmask, cursor, recycles)):
+            return self.child((waste_top, stock_top), 0, cursor, pmask, tmask, cursor, recycles)
 
         # Every removal, at its first chance: (pass offset, stock top place).
-        chances: dict[tuple[int, ...], tuple[int, int]] = {}
-        for i, a in enumerate(pyramid):
-            for b in pyramid[i + 1:]:
-                if value[a] + value[b] == target:
-                    chances[a, b] = (0, cursor)
-        partners: dict[int, list[int]] = {}
-        for p in pyramid:
-            partners.setdefault(target - value[p], []).append(p)
+        chances: dict[tuple[int, ...], tuple[int, int]] = dict.fromkeys(pyramid_pairs, (0, cursor))
         setdefault = chances.setdefault
 
         # Walk the stock (and, with a recycle left, the next pass): at each place, the removals
         # with the waste top ``under`` and the stock top ``x``.
-        klass = t.klass
+        klass = self.klass
         last_pass = recycles == 0
-        walks = [(0, stock, waste_top)]
+        removed = pmask | tmask << n
+        places, memos, span, shift = self.class_places, self.class_memos, self.waste_span, self.shift
+        walks: list[tuple[int, int, int]] = [(0, ahead << cursor, waste_top)]
         if recycles != 0 and rest:
-            walks.append((1, [n + i for i in range(m) if (rest >> i) & 1], -1))
-        for offset, tops, under in walks:
-            if not tops:
-                tops = [-1]  # the stock is empty: only the waste top
-            for x in tops:
-                place = x - n if x >= 0 else m
+            walks.append((1, rest, -1))
+        for offset, bits, under in walks:
+            while True:
+                if bits:
+                    low = bits & -bits
+                    bits ^= low
+                    x = n + low.bit_length() - 1
+                    place = x - n
+                else:
+                    x, place = -1, m  # the stock is empty: only the waste top
                 chance = (offset, place)
                 if under >= 0:
                     vu = value[under]
@@ -456,36 +471,63 @@ class _Search:
                         setdefault((under,), chance)
                     for p in partners.get(vu, ()):
                         setdefault((p, under), chance)
-                if x >= 0:
-                    vx = value[x]
-                    if vx == target:
-                        setdefault((x,), chance)
-                        continue  # a king is removed when it comes up, never drawn
-                    for p in partners.get(vx, ()):
-                        setdefault((p, x), chance)
-                    if under >= 0 and value[under] + vx == target:
-                        setdefault((under, x), chance)
-                    under = x
-                    # On the last pass, every removal further on is made after drawing x (and the
-                    # kings before it), so it is reached from the state after that draw: if that
-                    # state is lost (x's class has no matching), so are they all.
-                    # (The walk's kings are removed, but they belong to no class.)
-                    if last_pass and not self.class_ok(klass[x], pmask, tmask, x - n + 1, 0):
+                if x < 0:
+                    break
+                vx = value[x]
+                if vx == target:
+                    setdefault((x,), chance)
+                    if not bits:
                         break
+                    continue  # a king is removed when it comes up, never drawn
+                for p in partners.get(vx, ()):
+                    setdefault((p, x), chance)
+                if under >= 0 and value[under] + vx == target:
+                    setdefault((under, x), chance)
+                under = x
+                # On the last pass, every removal further on is made after drawing x (and the
+                # kings before it), so it is reached from the state after that draw: if that
+                # state is lost (x's class has no matching), so are they all.
+                # (The walk's kings are removed, but they belong to no class.)
+                if last_pass:
+                    k = klass[x]
+                    where = places[k]
+                    memo = memos[k]
+                    class_key = removed & where | (span[place + 1] & where) << shift
+                    known = memo.get(class_key)
+                    if known is None:
+                        known = memo[class_key] = self._class_ok(k, pmask, tmask, place + 1, 0)
+                    if not known:
+                        break
+                if not bits:
+                    break
         # Chances were found in order of (pass offset, place): the dictionary keeps that order.
+        child = self.child
         for locs, (offset, place) in chances.items():
-            if self.child(locs, offset, place, pmask, tmask, cursor, recycles):
+            if child(locs, offset, place, pmask, tmask, cursor, recycles):
                 return True
         self.failed[key] = score
         return False
+
+    def _pyramid_info(self, pmask: int) -> tuple[list[int], int, dict[int, list[int]], list[tuple[int, int]],
+                                                 dict[int, list[int]]]:
+        """For a set of removed pyramid slots: the available slots, the first available king (-1 for
+        none), per available slot the available slots after it that it pairs with, those pairs, and
+        per value the available slots that pair with a card of that value."""
+        value, target, covers = self.value, self.target, self.t.covers
+        pyramid = [p for p in range(self.n) if not (pmask >> p) & 1 and covers[p] & pmask == covers[p]]
+        king = next((p for p in pyramid if value[p] == target), -1)
+        pairs_after = {a: [b for b in pyramid[i + 1:] if value[a] + value[b] == target] for i, a in enumerate(pyramid)}
+        pyramid_pairs = [(a, b) for a in pyramid for b in pairs_after[a]]
+        partners: dict[int, list[int]] = {}
+        for p in pyramid:
+            partners.setdefault(target - value[p], []).append(p)
+        return pyramid, king, pairs_after, pyramid_pairs, partners
 
     def child(self, locs: tuple[int, ...], offset: int, place: int,
               pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         """Draw (and recycle, if ``offset``) until the stock top is at ``place``, remove ``locs``, and
         search on. A king that comes to the stock top on the way is removed, never drawn."""
-        t = self.t
-        n, m = t.n, t.m
-        klass = t.klass
+        n, m = self.n, self.m
         start_tmask, start_cursor, start_recycles = tmask, cursor, recycles
         kings = self.talon_kings
         if offset:
@@ -496,15 +538,16 @@ class _Search:
         # The cards drawn on the way: kings are removed, the others go to the waste.
         drawn = ~tmask & ((1 << place) - 1) & ~((1 << cursor) - 1)
         tmask |= drawn & kings
+        klass = self.klass
         first = klass[locs[0]]
         classes = [first]
-        if recycles == 0:
+        last_pass = recycles == 0
+        if last_pass:
             drawn &= ~kings
             if drawn:
                 for k, where in enumerate(self.talon_classes):
                     if drawn & where and k != first:
                         classes.append(k)
-        last_pass = recycles == 0
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
@@ -512,18 +555,37 @@ class _Search:
                 tmask |= 1 << (loc - n)
         rest = ~tmask & self.tfull & ~((1 << place) - 1)
         cursor = (rest & -rest).bit_length() - 1 if rest else m
-        if self.failed.get(pmask << m | tmask, -1) >= self.score(cursor, recycles):
+        if self.failed.get(pmask << m | tmask, -1) >= (0 if self.unlimited else recycles * (m + 1) + m - cursor):
             return False
+        removed = pmask | tmask << n
+        span, shift = self.waste_span[cursor], self.shift
+        places, memos = self.class_places, self.class_memos
         for k in classes:
-            if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
-                self.pruned += 1
-                return False
+            if k >= 0:
+                where = places[k]
+                memo = memos[k]
+                class_key = removed & where | (span & where if last_pass else 1) << shift
+                known = memo.get(class_key)
+                if known is None:
+                    known = memo[class_key] = self._class_ok(k, pmask, tmask, cursor, recycles)
+                if not known:
+                    self.pruned += 1
+                    return False
         if last_pass and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
             return False
+        if last_pass and self.subgames:
+            touched = 0
+            for k in classes:
+                if k >= 0:
+                    touched |= 1 << k
+            for which, game in self.subgames:
+                if which & touched and not game.won(removed, game.first[cursor]):
+                    self.pruned += 1
+                    return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
-        self.moves.append(Remove(tuple(t.cards[loc] for loc in locs)))
+        self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
         self.moves.extend(reversed(self.steps(offset, place, start_tmask, start_cursor, start_recycles)))
         return True
 
@@ -563,26 +625,110 @@ class _Search:
                 return False
         return True
 
-    def try_remove(self, locs: tuple[int, ...], pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
-        t = self.t
-        n, m = t.n, t.m
-        for loc in locs:
-            if loc < n:
-                pmask |= 1 << loc
-            else:
-                tmask |= 1 << (loc - n)
-        if cursor < m and (tmask >> cursor) & 1:
-            rest = ~tmask & self.tfull & ~((1 << (cursor + 1)) - 1)
-            cursor = (rest & -rest).bit_length() - 1 if rest else m
-        k = t.klass[locs[0]]
-        if k >= 0 and not self.class_ok(k, pmask, tmask, cursor, recycles):
-            self.pruned += 1
-            return False
-        if self.dfs(pmask, tmask, cursor, recycles):
-            self.moves.append(Remove(tuple(t.cards[loc] for loc in locs)))
-            return True
-        return False
 
+class _Subgame:
+    """The last pass restricted to some rank classes: every card of another class (and every king)
+    counts as removed as soon as it is available, and a talon card of another class as soon as it
+    is drawn. Any winning line of the real game is one of this game too (the other cards are removed
+    no later, so every card is available no later), so when this game is lost the real one is.
+    With few classes it is small enough to decide exactly, and it sees how the cards of those
+    classes must follow one another through the pyramid and the waste, which the matching bound
+    does not."""
+
+    def __init__(self, search: _Search, classes: tuple[int, ...]) -> None:
+        n = search.n
+        mask = 0
+        for k in classes:
+            mask |= search.class_places[k]
+        self.mask = mask
+        self.n = n
+        value = search.value
+        self.target = search.target
+        self.pyramid = [p for p in range(n) if mask >> p & 1]
+        #: Per pyramid card of these classes: the cards of these classes resting on it.
+        self.over = {p: search.resting[p] & mask for p in self.pyramid}
+        self.talon = [x for x in range(n, n + search.m) if mask >> x & 1]
+        self.value = value
+        #: Won when these cards are gone (relaxed: those of the pyramid).
+        self.goal = sum(1 << p for p in self.pyramid) if search.relaxed else mask
+        #: Per cursor of the real game: the first place of this game's talon at or after it.
+        self.first = [sum(1 for x in self.talon if x < n + c) for c in range(search.m + 1)]
+        self.pyramid_mask = sum(1 << p for p in self.pyramid)
+        #: Per place of this game's talon: the talon cards before it (the waste, as location bits).
+        self.below = [sum(1 << x for x in self.talon[:s]) for s in range(len(self.talon) + 1)]
+        #: Per set of removed pyramid cards (of these classes): those available.
+        self.exposed: dict[int, list[int]] = {}
+        self.known: dict[int, bool] = {}
+        self.failed: dict[int, int] = {}  # removed cards -> the earliest stock place known to fail
+
+    def won(self, removed: int, s: int) -> bool:
+        """Whether the game restricted to these classes can be won with the cards ``removed`` gone
+        (location bits, only those of these classes count) and the stock top at place ``s`` of its talon."""
+        removed &= self.mask
+        if removed & self.goal == self.goal:
+            return True
+        talon = self.talon
+        while s < len(talon) and removed >> talon[s] & 1:
+            s += 1
+        return self._won(removed, s)
+
+    def _won(self, removed: int, s: int) -> bool:
+        """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end)."""
+        known_get = self.known.get
+        key = removed << 5 | s
+        known = known_get(key)
+        if known is not None:
+            return known
+        if self.failed.get(removed, 99) <= s:
+            return False
+        goal = self.goal
+        talon, value, target = self.talon, self.value, self.target
+        size = len(talon)
+        pyramid_removed = removed & self.pyramid_mask
+        now = self.exposed.get(pyramid_removed)
+        if now is None:
+            over = self.over
+            now = self.exposed[pyramid_removed] = [p for p in self.pyramid
+                                                   if not removed >> p & 1 and not over[p] & ~removed]
+        waste = self.below[s] & ~removed
+        if waste:
+            now = [*now, waste.bit_length() - 1]
+        top = talon[s] if s < size else -1
+        after = s + 1
+        while after < size and removed >> talon[after] & 1:
+            after += 1
+        result = False
+        won = self._won
+        for i, a in enumerate(now):
+            want = target - value[a]
+            for b in now[i + 1:]:
+                if value[b] == want:
+                    state = removed | 1 << a | 1 << b
+                    if state & goal == goal:
+                        result = True
+                        break
+                    known = known_get(state << 5 | s)
+                    if known if known is not None else won(state, s):
+                        result = True
+                        break
+            if result:
+                break
+            if top >= 0 and value[top] == want:
+                state = removed | 1 << a | 1 << top
+                if state & goal == goal:
+                    result = True
+                    break
+                known = known_get(state << 5 | after)
+                if known if known is not None else won(state, after):
+                    result = True
+                    break
+        if not result and top >= 0:
+            known = known_get(removed << 5 | after)
+            result = known if known is not None else won(removed, after)
+        self.known[key] = result
+        if not result and self.failed.get(removed, 99) > s:
+            self.failed[removed] = s
+        return result
 
 def _cover(side_a: list[int], side_b: list[int], compatible: Callable[[int, int], bool],
            required: Callable[[int], bool]) -> bool:
