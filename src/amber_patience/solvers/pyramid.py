@@ -65,10 +65,6 @@ from . import Solution
 
 #: Recycles left in an unlimited game (never counts down; left out of the state key).
 _UNLIMITED = -1
-#: The sizes of the sets of rank classes whose subgames (:class:`_Subgame`) are decided at the root
-#: (on the last pass), smallest first; and those also checked at every node.
-_ROOT_SIZES = (2, 3)
-_NODE_SIZES = (3,)
 
 
 
@@ -380,13 +376,14 @@ class _Search:
             return False
         if recycles == 0:
             removed = pmask | tmask << self.n
-            for size in _ROOT_SIZES:
+            # Pairs of classes first (smaller, and each is a relaxation of the triples holding it).
+            for size in (2, 3):
                 for classes in combinations(range(len(t.classes)), size):
                     game = _Subgame(self, classes)
                     if not game.won(removed, game.first[cursor]):
                         self.pruned += 1
                         return False
-                    if size in _NODE_SIZES:
+                    if size == 3:  # (also checked at every node)
                         self.subgames.append((sum(1 << k for k in classes), game))
         return self.dfs(pmask, tmask, cursor, recycles)
 
@@ -641,25 +638,37 @@ class _Subgame:
         for k in classes:
             mask |= search.class_places[k]
         self.mask = mask
-        self.n = n
-        value = search.value
-        self.target = search.target
-        self.pyramid = [p for p in range(n) if mask >> p & 1]
+        self.value = value = search.value
+        self.target = target = search.target
+        self.pyramid_mask = pyramid_mask = mask & search.pfull
+        self.pyramid = _bits(pyramid_mask)
         #: Per pyramid card of these classes: the cards of these classes resting on it.
         self.over = {p: search.resting[p] & mask for p in self.pyramid}
-        self.talon = [x for x in range(n, n + search.m) if mask >> x & 1]
-        self.value = value
+        self.talon = talon = _bits(mask & ~pyramid_mask)
         #: Won when these cards are gone (relaxed: those of the pyramid).
-        self.goal = sum(1 << p for p in self.pyramid) if search.relaxed else mask
+        self.goal = pyramid_mask if search.relaxed else mask
+        self.relaxed = search.relaxed
         #: Per cursor of the real game: the first place of this game's talon at or after it.
-        self.first = [sum(1 for x in self.talon if x < n + c) for c in range(search.m + 1)]
-        self.pyramid_mask = sum(1 << p for p in self.pyramid)
+        self.first = first = []
+        j = 0
+        for c in range(search.m + 1):
+            while j < len(talon) and talon[j] < n + c:
+                j += 1
+            first.append(j)
         #: Per place of this game's talon: the talon cards before it (the waste, as location bits).
-        self.below = [sum(1 << x for x in self.talon[:s]) for s in range(len(self.talon) + 1)]
+        self.below = below = [0]
+        for x in talon:
+            below.append(below[-1] | 1 << x)
+        #: Per value: the cards of these classes with that value (location bits).
+        self.rank_mask = [0] * (2 * target + 1)
+        for x in self.pyramid + talon:
+            self.rank_mask[value[x]] |= 1 << x
         #: Per set of removed pyramid cards (of these classes): those available.
         self.exposed: dict[int, list[int]] = {}
+        #: Results by removed cards and stock place; and per set of removed cards, the earliest
+        #: stock place known to fail (every later one fails too: drawing leads there).
         self.known: dict[int, bool] = {}
-        self.failed: dict[int, int] = {}  # removed cards -> the earliest stock place known to fail
+        self.failed: dict[int, int] = {}
 
     def won(self, removed: int, s: int) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
@@ -723,12 +732,28 @@ class _Subgame:
                     result = True
                     break
         if not result and top >= 0:
-            known = known_get(removed << 5 | after)
-            result = known if known is not None else won(removed, after)
+            # Drawing: when every card must go, the waste cards of the drawn card's rank each need a
+            # partner out of the waste (two waste cards never pair).
+            mine = self.rank_mask[value[top]]
+            hidden = self.below[after]
+            if self.relaxed or (hidden & mine & ~removed).bit_count() <= (self.rank_mask[target - value[top]]
+                                                                           & ~hidden & ~removed).bit_count():
+                known = known_get(removed << 5 | after)
+                result = known if known is not None else won(removed, after)
         self.known[key] = result
         if not result and self.failed.get(removed, 99) > s:
             self.failed[removed] = s
         return result
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
 
 def _cover(side_a: list[int], side_b: list[int], compatible: Callable[[int, int], bool],
            required: Callable[[int], bool]) -> bool:
