@@ -663,8 +663,8 @@ class _Subgame:
         self.rank_mask = [0] * (2 * target + 1)
         for x in self.pyramid + talon:
             self.rank_mask[value[x]] |= 1 << x
-        #: Per set of removed pyramid cards (of these classes): those available.
-        self.exposed: dict[int, list[int]] = {}
+        #: Per set of removed pyramid cards (of these classes): see :meth:`_exposed`.
+        self.exposed: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
         #: Results by removed cards and stock place; and per set of removed cards, the earliest
         #: stock place known to fail (every later one fails too: drawing leads there).
         self.known: dict[int, bool] = {}
@@ -683,67 +683,85 @@ class _Subgame:
 
     def _won(self, removed: int, s: int) -> bool:
         """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end)."""
-        known_get = self.known.get
+        known = self.known
+        known_get = known.get
         key = removed << 5 | s
-        known = known_get(key)
-        if known is not None:
-            return known
+        result = known_get(key)
+        if result is not None:
+            return result
         if self.failed.get(removed, 99) <= s:
             return False
-        goal = self.goal
-        talon, value, target = self.talon, self.value, self.target
-        size = len(talon)
+        goal, talon, value, won = self.goal, self.talon, self.value, self._won
         pyramid_removed = removed & self.pyramid_mask
-        now = self.exposed.get(pyramid_removed)
-        if now is None:
-            over = self.over
-            now = self.exposed[pyramid_removed] = [p for p in self.pyramid
-                                                   if not removed >> p & 1 and not over[p] & ~removed]
+        info = self.exposed.get(pyramid_removed)
+        if info is None:
+            info = self.exposed[pyramid_removed] = self._exposed(pyramid_removed)
+        pairs, partners = info
+        # Removals: pyramid pairs, then the waste top with a pyramid card, then the stock top with the
+        # waste top or a pyramid card; then drawing.
+        for cards in pairs:
+            state = removed | cards
+            if state & goal == goal:
+                known[key] = True
+                return True
+            result = known_get(state << 5 | s)
+            if result or (result is None and won(state, s)):
+                known[key] = True
+                return True
         waste = self.below[s] & ~removed
         if waste:
-            now = [*now, waste.bit_length() - 1]
-        top = talon[s] if s < size else -1
-        after = s + 1
-        while after < size and removed >> talon[after] & 1:
-            after += 1
-        result = False
-        won = self._won
-        for i, a in enumerate(now):
-            want = target - value[a]
-            for b in now[i + 1:]:
-                if value[b] == want:
-                    state = removed | 1 << a | 1 << b
-                    if state & goal == goal:
-                        result = True
-                        break
-                    known = known_get(state << 5 | s)
-                    if known if known is not None else won(state, s):
-                        result = True
-                        break
-            if result:
-                break
-            if top >= 0 and value[top] == want:
-                state = removed | 1 << a | 1 << top
+            under = waste.bit_length() - 1
+            vu = value[under]
+            for p in partners.get(vu, ()):
+                state = removed | 1 << under | 1 << p
                 if state & goal == goal:
-                    result = True
-                    break
-                known = known_get(state << 5 | after)
-                if known if known is not None else won(state, after):
-                    result = True
-                    break
-        if not result and top >= 0:
+                    known[key] = True
+                    return True
+                result = known_get(state << 5 | s)
+                if result or (result is None and won(state, s)):
+                    known[key] = True
+                    return True
+        else:
+            vu = under = -self.target
+        if s < len(talon):
+            top = talon[s]
+            after = s + 1
+            while after < len(talon) and removed >> talon[after] & 1:
+                after += 1
+            vt = value[top]
+            for p in partners.get(vt, ()) if vu + vt != self.target else (under, *partners.get(vt, ())):
+                state = removed | 1 << top | 1 << p
+                if state & goal == goal:
+                    known[key] = True
+                    return True
+                result = known_get(state << 5 | after)
+                if result or (result is None and won(state, after)):
+                    known[key] = True
+                    return True
             # Drawing: when every card must go, the waste cards of the drawn card's rank each need a
             # partner out of the waste (two waste cards never pair).
-            mine = self.rank_mask[value[top]]
-            hidden = self.below[after]
-            if self.relaxed or (hidden & mine & ~removed).bit_count() <= (self.rank_mask[target - value[top]]
-                                                                           & ~hidden & ~removed).bit_count():
-                known = known_get(removed << 5 | after)
-                result = known if known is not None else won(removed, after)
-        self.known[key] = result
-        if not result and self.failed.get(removed, 99) > s:
+            hidden = self.below[after] & ~removed
+            if self.relaxed or (hidden & self.rank_mask[vt]).bit_count() <= (self.rank_mask[self.target - vt]
+                                                                              & ~removed & ~hidden).bit_count():
+                result = known_get(removed << 5 | after)
+                if result or (result is None and won(removed, after)):
+                    known[key] = True
+                    return True
+        known[key] = False
+        if self.failed.get(removed, 99) > s:
             self.failed[removed] = s
-        return result
+        return False
+
+    def _exposed(self, pyramid_removed: int) -> tuple[list[int], dict[int, list[int]]]:
+        """For a set of removed pyramid cards (of these classes): the pairs of available ones (as
+        location bits), and per value the available ones that pair with a card of that value."""
+        over, value, target = self.over, self.value, self.target
+        now = [p for p in self.pyramid if not pyramid_removed >> p & 1 and not over[p] & ~pyramid_removed]
+        pairs = [1 << a | 1 << b for i, a in enumerate(now) for b in now[i + 1:] if value[a] + value[b] == target]
+        partners: dict[int, list[int]] = {}
+        for p in now:
+            partners.setdefault(target - value[p], []).append(p)
+        return pairs, partners
 
 def _bits(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first."""
