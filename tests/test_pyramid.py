@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 from typing import Any
@@ -548,7 +549,8 @@ def test_waste_bound_never_rejects_a_position_that_can_be_won(seed: int) -> None
 
     rnd = random.Random(seed)
     rejected = checked = 0
-    for name, options in [("pyramid-52", {}), ("pyramid-36", {}), ("pyramid-52", {"relaxed": True})]:
+    for name, options in [("pyramid-52", {}), ("pyramid-36", {}), ("pyramid-52", {"relaxed": True}),
+                          ("pyramid-36", {"relaxed": True})]:
         game = get_game(name, **options)
         number, line = winning_line(name, tuple(sorted(options.items())))
         for _ in range(12):
@@ -566,3 +568,36 @@ def test_waste_bound_never_rejects_a_position_that_can_be_won(seed: int) -> None
                 rejected += 1
                 assert not brute_force(position), position.to_json()
     assert checked > 10 and rejected > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
+    # The game cut down to two or three rank classes (every other card removed as soon as it is
+    # available) is decided exactly; when it is lost the real game must be lost too. Late positions
+    # on the last pass, from winning lines then random moves: every rejection is checked by
+    # exhaustive search, and some must be rejected.
+    from amber_patience.solvers.pyramid import _Search, _Subgame
+
+    rnd = random.Random(seed)
+    rejected = checked = 0
+    for name, options in [("pyramid-52", {}), ("pyramid-36", {}), ("pyramid-52", {"relaxed": True}),
+                          ("pyramid-36", {"relaxed": True})]:
+        game = get_game(name, **options)
+        number, line = winning_line(name, tuple(sorted(options.items())))
+        for _ in range(12):
+            position = game.deal(number)
+            for move in line[:rnd.randint(len(line) // 3, len(line))]:
+                position = position.play(move)
+            while position.legal_moves() and (len(position.cards_left()) > 16 or rnd.random() < 0.4):
+                moves = position.legal_moves()
+                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            if position.is_won():
+                continue
+            search = _Search(position, None, None)
+            classes = range(len(search.t.classes))
+            games = [_Subgame(search, c) for size in (2, 3) for c in itertools.combinations(classes, size)]
+            checked += 1
+            if not all(g.won(search.start_pmask, g.first[search.start_cursor]) for g in games):
+                rejected += 1
+                assert not brute_force(position), position.to_json()
+    assert checked > 20 and rejected > 0
