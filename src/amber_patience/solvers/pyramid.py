@@ -578,9 +578,12 @@ class _Search:
             for k in classes:
                 if k >= 0:
                     touched |= 1 << k
-            for which, game in self.subgames:
+            subgames = self.subgames
+            for i, (which, game) in enumerate(subgames):
                 if which & touched and not game.won(removed, game.first[cursor]):
                     self.pruned += 1
+                    if i:  # the next child is likely refused by the same one: it goes first
+                        subgames.insert(0, subgames.pop(i))
                     return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
