@@ -573,15 +573,16 @@ def test_waste_bound_never_rejects_a_position_that_can_be_won(seed: int) -> None
 @pytest.mark.parametrize("seed", range(3))
 def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
     # The game cut down to two or three rank classes (every other card removed as soon as it is
-    # available) is decided exactly; when it is lost the real game must be lost too. Late positions
-    # on the last pass, from winning lines then random moves: every rejection is checked by
-    # exhaustive search, and some must be rejected.
+    # available) is decided exactly (with a recycle left: as if with no limit); when it is lost the
+    # real game must be lost too. Late positions from winning lines then random moves: every
+    # rejection is checked by exhaustive search, and some must be rejected.
     from amber_patience.solvers.pyramid import _Search, _Subgame
 
     rnd = random.Random(seed)
     rejected = checked = 0
     for name, options in [("pyramid-52", {}), ("pyramid-36", {}), ("pyramid-52", {"relaxed": True}),
-                          ("pyramid-36", {"relaxed": True})]:
+                          ("pyramid-36", {"relaxed": True}), ("pyramid-36", {"passes": 3}),
+                          ("pyramid-36", {"passes": "unlimited"})]:
         game = get_game(name, **options)
         number, line = winning_line(name, tuple(sorted(options.items())))
         for _ in range(12):
@@ -597,7 +598,8 @@ def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
             classes = range(len(search.t.classes))
             games = [_Subgame(search, c) for size in (2, 3) for c in itertools.combinations(classes, size)]
             checked += 1
-            if not all(g.won(search.start_pmask, g.first[search.start_cursor]) for g in games):
+            recycles = search.start_recycles
+            if not all(g.won(search.start_pmask, g.first[search.start_cursor], recycles) for g in games):
                 rejected += 1
                 assert not brute_force(position), position.to_json()
     assert checked > 20 and rejected > 0

@@ -374,13 +374,13 @@ class _Search:
         if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
             return False
-        if recycles == 0:
+        if True:
             removed = pmask | tmask << self.n
             # Pairs of classes first (smaller, and each is a relaxation of the triples holding it).
             for size in (2, 3):
                 for classes in combinations(range(len(t.classes)), size):
                     game = _Subgame(self, classes)
-                    if not game.won(removed, game.first[cursor]):
+                    if not game.won(removed, game.first[cursor], recycles):
                         self.pruned += 1
                         return False
                     if size == 3:  # (also checked at every node)
@@ -539,12 +539,18 @@ class _Search:
         first = klass[locs[0]]
         classes = [first]
         last_pass = recycles == 0
-        if last_pass:
-            drawn &= ~kings
-            if drawn:
-                for k, where in enumerate(self.talon_classes):
-                    if drawn & where and k != first:
+        # The classes whose cards moved: the removed pair's, those of the cards drawn, and after a
+        # recycle every class (its stock and waste changed).
+        touched = 1 << first if first >= 0 else 0
+        drawn &= ~kings
+        if drawn:
+            for k, where in enumerate(self.talon_classes):
+                if drawn & where and k != first:
+                    touched |= 1 << k
+                    if last_pass:
                         classes.append(k)
+        if offset:
+            touched = -1
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
@@ -573,14 +579,10 @@ class _Search:
             # which the three-class subgames see; on deals 1-300 it refused nothing more there.)
             self.pruned += 1
             return False
-        if last_pass and self.subgames:
-            touched = 0
-            for k in classes:
-                if k >= 0:
-                    touched |= 1 << k
+        if self.subgames:
             subgames = self.subgames
             for i, (which, game) in enumerate(subgames):
-                if which & touched and not game.won(removed, game.first[cursor]):
+                if which & touched and not game.won(removed, game.first[cursor], recycles):
                     self.pruned += 1
                     if i:  # the next child is likely refused by the same one: it goes first
                         subgames.insert(0, subgames.pop(i))
@@ -629,13 +631,14 @@ class _Search:
 
 
 class _Subgame:
-    """The last pass restricted to some rank classes: every card of another class (and every king)
+    """The game restricted to some rank classes: every card of another class (and every king)
     counts as removed as soon as it is available, and a talon card of another class as soon as it
     is drawn. Any winning line of the real game is one of this game too (the other cards are removed
     no later, so every card is available no later), so when this game is lost the real one is.
     With few classes it is small enough to decide exactly, and it sees how the cards of those
     classes must follow one another through the pyramid and the waste, which the matching bound
-    does not."""
+    does not. On the last pass it is decided exactly; with a recycle left, as if the recycles had
+    no limit (see :meth:`won`)."""
 
     def __init__(self, search: _Search, classes: tuple[int, ...]) -> None:
         n = search.n
@@ -670,21 +673,64 @@ class _Subgame:
             self.rank_mask[value[x]] |= 1 << x
         #: Per set of removed pyramid cards (of these classes): see :meth:`_exposed`.
         self.exposed: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
-        #: Results by removed cards and stock place; and per set of removed cards, the earliest
-        #: stock place known to fail (every later one fails too: drawing leads there).
+        #: On the last pass: results by removed cards and stock place; and per set of removed cards,
+        #: the earliest stock place known to fail (every later one fails too: drawing leads there).
         self.known: dict[int, bool] = {}
         self.failed: dict[int, int] = {}
+        #: With no limit on the recycles: results by removed cards.
+        self.known_any: dict[int, bool] = {}
 
-    def won(self, removed: int, s: int) -> bool:
+    def won(self, removed: int, s: int, recycles: int = 0) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
-        (location bits, only those of these classes count) and the stock top at place ``s`` of its talon."""
+        (location bits, only those of these classes count), the stock top at place ``s`` of its
+        talon and ``recycles`` left (``_UNLIMITED`` for no limit). With a recycle left, the answer is
+        that of the game with no limit on the recycles: never lost when the real game can be won
+        (more recycles never hurt), and the same when the recycles left are at least the pairs
+        left (a pass with no removal comes back to the same state, so a shortest winning line
+        removes a pair in every pass after the first)."""
         removed &= self.mask
         if removed & self.goal == self.goal:
             return True
+        if recycles:
+            return self._won_any(removed)
         talon = self.talon
         while s < len(talon) and removed >> talon[s] & 1:
             s += 1
         return self._won(removed, s)
+
+    def _won_any(self, removed: int) -> bool:
+        """:meth:`won` with no limit on the recycles: then every place of the talon can be reached
+        again, so only the cards left matter. Any talon card left can come to the stock top, and two
+        talon cards left next to each other in the talon's order can be the waste top and the stock
+        top at once."""
+        known = self.known_any
+        result = known.get(removed)
+        if result is not None:
+            return result
+        goal, value, target = self.goal, self.value, self.target
+        pyramid_removed = removed & self.pyramid_mask
+        info = self.exposed.get(pyramid_removed)
+        if info is None:
+            info = self.exposed[pyramid_removed] = self._exposed(pyramid_removed)
+        pairs, partners = info
+        moves = list(pairs)
+        previous = -1
+        for x in self.talon:
+            if removed >> x & 1:
+                continue
+            vx = value[x]
+            moves.extend(1 << x | 1 << p for p in partners.get(vx, ()))
+            if previous >= 0 and value[previous] + vx == target:
+                moves.append(1 << x | 1 << previous)
+            previous = x
+        result = False
+        for cards in moves:
+            state = removed | cards
+            if state & goal == goal or self._won_any(state):
+                result = True
+                break
+        known[removed] = result
+        return result
 
     def _won(self, removed: int, s: int) -> bool:
         """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end)."""
