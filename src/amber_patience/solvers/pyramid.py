@@ -44,10 +44,17 @@ What makes it fast:
      (2b) it goes before every waste card under the bottom one of them, and so do the cards
      resting on it: those cannot pair with such a waste card;
 
-  the matching bound must hold without the pairs so struck out. Checked at the root and for every
-  child;
+  the matching bound must hold without the pairs so struck out. Checked at the root;
 * **the stock walk stops early** on the last pass: once a card that the walk would draw onto the
-  waste leaves its class without a matching, no removal further along the stock can win.
+  waste leaves its class without a matching, no removal further along the stock can win;
+* **subgames** (:class:`_Subgame`): the game cut down to two or three rank classes, every other
+  card (and every king) removed as soon as it is available, is a relaxation of the real game
+  small enough to decide exactly, and it sees how the cards of those classes must follow one
+  another through the pyramid, the waste and the stock. At the root every pair and then every
+  triple of classes is decided (most lost deals end there); at every node the triples holding a
+  class whose cards moved are decided again from the new state (remembered per subgame). With a
+  recycle left a subgame is decided as if the recycles had no limit (then only the cards left
+  matter). With the subgames the waste bound is checked at the root only.
 """
 
 from __future__ import annotations
@@ -374,17 +381,17 @@ class _Search:
         if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
             return False
-        if True:
-            removed = pmask | tmask << self.n
-            # Pairs of classes first (smaller, and each is a relaxation of the triples holding it).
-            for size in (2, 3):
-                for classes in combinations(range(len(t.classes)), size):
-                    game = _Subgame(self, classes)
-                    if not game.won(removed, game.first[cursor], recycles):
-                        self.pruned += 1
-                        return False
-                    if size == 3:  # (also checked at every node)
-                        self.subgames.append((sum(1 << k for k in classes), game))
+        # The subgames of every two and then every three rank classes (a pair's is a relaxation of
+        # that of each triple holding it, and smaller): any one lost and the position is lost.
+        removed = pmask | tmask << self.n
+        for size in (2, 3):
+            for classes in combinations(range(len(t.classes)), size):
+                game = _Subgame(self, classes)
+                if not game.won(removed, game.first[cursor], recycles):
+                    self.pruned += 1
+                    return False
+                if size == 3:  # (also checked at every node)
+                    self.subgames.append((sum(1 << k for k in classes), game))
         return self.dfs(pmask, tmask, cursor, recycles)
 
     def dfs(self, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
@@ -574,19 +581,16 @@ class _Search:
                 if not known:
                     self.pruned += 1
                     return False
-        if last_pass and not self.subgames and not self.waste_ok(pmask, tmask, cursor):
-            # (With the subgames the waste bound is left out: each of its rules links two classes,
-            # which the three-class subgames see; on deals 1-300 it refused nothing more there.)
-            self.pruned += 1
-            return False
-        if self.subgames:
-            subgames = self.subgames
-            for i, (which, game) in enumerate(subgames):
-                if which & touched and not game.won(removed, game.first[cursor], recycles):
-                    self.pruned += 1
-                    if i:  # the next child is likely refused by the same one: it goes first
-                        subgames.insert(0, subgames.pop(i))
-                    return False
+        # The three-class subgames whose cards moved. (The waste bound is not checked here: each
+        # of its rules links two classes, which these subgames see; at the nodes of deals 1-300 it
+        # refused nothing more.)
+        subgames = self.subgames
+        for i, (which, game) in enumerate(subgames):
+            if which & touched and not game.won(removed, game.first[cursor], recycles):
+                self.pruned += 1
+                if i:  # the next child is likely refused by the same one: it goes first
+                    subgames.insert(0, subgames.pop(i))
+                return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
         self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
