@@ -656,7 +656,8 @@ class _Subgame:
         self.pyramid = _bits(pyramid_mask)
         #: Per pyramid card of these classes: the cards of these classes resting on it.
         self.over = {p: search.resting[p] & mask for p in self.pyramid}
-        self.talon = talon = _bits(mask & ~pyramid_mask)
+        self.talon_mask = mask & ~pyramid_mask
+        self.talon = talon = _bits(self.talon_mask)
         #: Won when these cards are gone (relaxed: those of the pyramid).
         self.goal = pyramid_mask if search.relaxed else mask
         self.relaxed = search.relaxed
@@ -711,30 +712,49 @@ class _Subgame:
         result = known.get(removed)
         if result is not None:
             return result
-        goal, value, target = self.goal, self.value, self.target
+        goal, value, target, won = self.goal, self.value, self.target, self._won_any
         pyramid_removed = removed & self.pyramid_mask
         info = self.exposed.get(pyramid_removed)
         if info is None:
             info = self.exposed[pyramid_removed] = self._exposed(pyramid_removed)
         pairs, partners = info
-        moves = list(pairs)
-        previous = -1
-        for x in self.talon:
-            if removed >> x & 1:
-                continue
-            vx = value[x]
-            moves.extend(1 << x | 1 << p for p in partners.get(vx, ()))
-            if previous >= 0 and value[previous] + vx == target:
-                moves.append(1 << x | 1 << previous)
-            previous = x
-        result = False
-        for cards in moves:
+        for cards in pairs:
             state = removed | cards
-            if state & goal == goal or self._won_any(state):
-                result = True
-                break
-        known[removed] = result
-        return result
+            if state & goal == goal:
+                known[removed] = True
+                return True
+            result = known.get(state)
+            if result or (result is None and won(state)):
+                known[removed] = True
+                return True
+        alive = self.talon_mask & ~removed
+        previous = 0
+        v_previous = -target
+        while alive:
+            bit = alive & -alive
+            alive ^= bit
+            vx = value[bit.bit_length() - 1]
+            for p in partners.get(vx, ()):
+                state = removed | bit | 1 << p
+                if state & goal == goal:
+                    known[removed] = True
+                    return True
+                result = known.get(state)
+                if result or (result is None and won(state)):
+                    known[removed] = True
+                    return True
+            if v_previous + vx == target:
+                state = removed | bit | previous
+                if state & goal == goal:
+                    known[removed] = True
+                    return True
+                result = known.get(state)
+                if result or (result is None and won(state)):
+                    known[removed] = True
+                    return True
+            previous, v_previous = bit, vx
+        known[removed] = False
+        return False
 
     def _won(self, removed: int, s: int) -> bool:
         """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end)."""
