@@ -38,8 +38,8 @@ from __future__ import annotations
 import heapq
 import random
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..games.amber import AmberGame, AmberPosition, Swap
@@ -67,6 +67,7 @@ class _Board:
         self.block = [names[c.block] for c in game.cells]
         self.lone = game.lone_cell if game.lone_cell is not None else -1
         self.frozen = frozenset(position.start_cells)
+        self.fixed = [cell in self.frozen for cell in range(n)]  #: whether each cell holds a start card
         goal = position.goal
         self.start = bytes(index[c] for c in position.cards)
         self.target = [0] * n  #: the goal cell of every card
@@ -84,6 +85,8 @@ class _Board:
         """Every legal swap as (cell, cell), smaller first: after it, each moved card touches a
         rank-neighbour in its block (or stands in the lone cell)."""
         nb, adj, adjmask, frozen, lone, block = self.nb, self.adj, self.adjmask, self.frozen, self.lone, self.block
+        if lone < 0:
+            return self._moves_one_kind_of_cell(at, pos)
         out: set[tuple[int, int]] = set()
         for x in range(self.n):
             a = pos[x]
@@ -109,6 +112,33 @@ class _Board:
                         else:
                             continue
                     out.add((a, b) if a < b else (b, a))
+        return out
+
+    def _moves_one_kind_of_cell(self, at: list[int], pos: list[int]) -> set[tuple[int, int]]:
+        """:meth:`moves` for layouts without a lone cell (the same swaps, found in the same order)."""
+        nb, adj, adjmask, fixed = self.nb, self.adj, self.adjmask, self.fixed
+        out: set[tuple[int, int]] = set()
+        add = out.add
+        for x in range(self.n):
+            a = pos[x]
+            if fixed[a]:
+                continue
+            ma = adjmask[a]
+            for m in nb[x]:
+                q = pos[m]
+                if ma >> q & 1 and not fixed[q]:
+                    add((a, q) if a < q else (q, a))  # two touching neighbours trade places
+                for b in adj[q]:
+                    if b == a or fixed[b]:
+                        continue
+                    k1, k2 = nb[at[b]]
+                    r1, r2 = pos[k1], pos[k2]
+                    if r1 == a:
+                        r1 = b
+                    if r2 == a:
+                        r2 = b
+                    if ma >> r1 & 1 or ma >> r2 & 1:
+                        add((a, b) if a < b else (b, a))
         return out
 
     def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
@@ -159,6 +189,8 @@ class Setting:
     alpha: float = 1.0
     #: Weigh the eta term exactly for every child (slower) instead of estimating it until popped.
     exact: bool = False
+    #: Give up an attempt after this many expansions without a state nearer the goal (0: never).
+    patience: int = 0
 
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
@@ -175,7 +207,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     ``best``: filled with the path to, and the position of, the nearest position to the goal seen.
     """
     n = board.n
-    target, lone, nb, adjmask, near = board.target, board.lone, board.nb, board.adjmask, board.near
+    target, lone, nb, adjmask = board.target, board.lone, board.nb, board.adjmask
     if group is None or cell_group is None:
         group, cell_group = board.group, board.cell_group
     weight, beta, gamma, eta, alpha, exact = s.weight, s.beta, s.gamma, s.eta, s.alpha, s.exact and s.eta > 0
@@ -197,7 +229,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     counter = 0
     expanded = 0
     tolerance = 0.5 * weight
-    best_near, best_idx = n + 1, 0
+    best_near, best_idx, best_when = n + 1, 0, 0
+    gap = 0  # the longest run of expansions without a state nearer the goal
+    patience = s.patience
 
     def trace(i: int) -> list[tuple[int, int]]:
         path = []
@@ -246,11 +280,16 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             idx = len(nodes) - 1
         else:
             idx = 0
-        if best is not None:
-            nearness = wrong if sort_groups_only else bound
-            if nearness < best_near:
-                best_near, best_idx = nearness, idx
+        nearness = wrong if sort_groups_only else bound
+        if nearness < best_near:
+            if expanded - best_when > gap:
+                gap = expanded - best_when
+            best_near, best_idx, best_when = nearness, idx, expanded
+        elif patience and expanded - best_when > patience:
+            break  # no state nearer the goal for too long: give up this attempt
         if done:
+            if best is not None:
+                best["gap"] = gap
             return trace(idx), key, expanded
         if expanded >= node_limit:
             break
@@ -273,22 +312,27 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                                - (counted[p] and group[x] != cell_group[p])
                                - (counted[q] and group[y] != cell_group[q]))
             if exact:
-                around = near[p] + near[q] if not adjmask[p] >> q & 1 else tuple({*near[p], *near[q]})
-                before = 0
-                for c in around:
-                    before += sad[c]
-                at[p], at[q] = y, x
-                pos[x], pos[y] = q, p
-                after = 0
-                for c in around:
-                    if c != lone and inside[c]:
-                        m = adjmask[c]
-                        p1, p2 = nb[at[c]]
-                        if not (m >> pos[p1] & 1 or m >> pos[p2] & 1):
-                            after += 1
-                at[p], at[q] = x, y
-                pos[x], pos[y] = p, q
-                dh += eta * (after - before)
+                # Only the moved cards and the rank-neighbours of the moved cards can change their
+                # happiness; both moved cards touch a neighbour after a legal swap. A cell beside both
+                # swapped cells counts twice (as the sum over the cells around each of them did).
+                d = -(sad[p] + sad[q])
+                mp, mq = adjmask[p], adjmask[q]
+                joined = mp >> q & 1
+                for z in {*nb[x], *nb[y]}:
+                    if z in (x, y):
+                        continue
+                    c = pos[z]
+                    if c == lone or not inside[c]:
+                        continue
+                    mult = ((mp | mq) >> c & 1) if joined else (mp >> c & 1) + (mq >> c & 1)
+                    if not mult:
+                        continue
+                    z1, z2 = nb[z]
+                    m = adjmask[c]
+                    c1 = q if z1 == x else p if z1 == y else pos[z1]
+                    c2 = q if z2 == x else p if z2 == y else pos[z2]
+                    d += mult * ((0 if (m >> c1 & 1 or m >> c2 & 1) else 1) - sad[c])
+                dh += eta * d
             elif eta:
                 dh -= eta * (sad[p] + sad[q])  # both moved cards touch a neighbour after a legal swap
             counter += 1
@@ -298,6 +342,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
         best["near"] = best_near
+        best["when"] = best_when  # states expanded when it was first reached
+        best["gap"] = gap
     return None, start, expanded
 
 
@@ -323,8 +369,11 @@ def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | No
         rows = [tuple(c.id for c in game.cells if c.row == r) for r in range(4)]
         quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
         return [(quick, QUICK_CAP), (main, None)]
-    if game.name == "arden" and ARDEN_PLAN == "groups":
+    if game.name == "arden" and ARDEN_PLAN in ("groups", "chain"):
         whole = [Step("sort", (tuple(range(len(game.cells))),))]
+        if ARDEN_PLAN == "chain":
+            # the chain wins most deals; the few where a later group stalls go on with the group plan
+            return [(whole, ARDEN_QUICK_CAP), (main, ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)]
         return [(whole, ARDEN_QUICK_CAP), (main, None)]
     return [(main, None)]
 
@@ -335,6 +384,8 @@ QUICK_CAP = 1500
 #: Node cap of Arden's first plan (the whole board in one sort): it wins some deals in a few
 #: thousand nodes that the group plan does not; the others go on with the group plan.
 ARDEN_QUICK_CAP = 6000
+#: Node cap of Arden's chain plan, after which the group plan takes over.
+ARDEN_CHAIN_CAP = 30000
 
 
 def plan_for(game: AmberGame, board: _Board) -> list[Step]:
@@ -357,24 +408,40 @@ def plan_for(game: AmberGame, board: _Board) -> list[Step]:
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-def _plan_arden(game: AmberGame, board: _Board) -> list[Step]:
-    if ARDEN_PLAN == "groups":
-        # the goal's groups (each suit's 14 cells, the trumps' 22) are runs of cells along the snake
-        groups: dict[int, list[int]] = {}
-        for cell in game.snakes["main"]:
-            groups.setdefault(board.cell_group[cell], []).append(cell)
-        parts = sorted((tuple(cells) for cells in groups.values()), key=lambda part: game.snake_index(part[0]))
+def arden_groups(game: AmberGame, board: _Board) -> list[tuple[int, ...]]:
+    """Arden's goal groups (each suit's 14 cells, the trumps' 22) in snake order: runs of cells along
+    the snake (the first start card's group is split in two around the second kind's run)."""
+    groups: dict[int, list[int]] = {}
+    for cell in game.snakes["main"]:
+        groups.setdefault(board.cell_group[cell], []).append(cell)
+    return sorted((tuple(cells) for cells in groups.values()), key=lambda part: game.snake_index(part[0]))
+
+
+def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list[Step]:
+    parts = arden_groups(game, board)
+    plan = plan or ARDEN_PLAN
+    if plan == "chain":
+        # gather the first group's cards into its cells (the rest of the board is one region) and sort
+        # it; then the next group from the cells left, and so on: the free area shrinks group by group
+        steps: list[Step] = []
+        left = set(range(len(game.cells)))
+        for part in parts[:-1]:
+            left.difference_update(part)
+            steps += [Step("gather", (part, tuple(sorted(left))), "gather-groups"), Step("sort", (part,))]
+        return steps + [Step("sort", (parts[-1],))]
+    if plan == "groups":
         return [Step("gather", tuple(parts), "gather-groups")] + [Step("sort", (part,)) for part in parts]
-    if ARDEN_PLAN == "halves":
+    if plan == "halves":
         top = tuple(c.id for c in game.cells if c.row < 3)
         bottom = tuple(c.id for c in game.cells if c.row >= 3)
         return [Step("gather", (top, bottom)), Step("sort", (top,)), Step("sort", (bottom,))]
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-#: Arden's plan: "groups" (gather every card into the cells of its suit or the trumps, keeping the
-#: bound term, then sort each group's cells), "halves" or "whole" (one sort of the whole board).
-ARDEN_PLAN = "groups"
+#: Arden's plan: "chain" (gather the goal groups one after the other in snake order, each into its
+#: cells, then sort it and freeze it), "groups" (gather every card into the cells of its group at
+#: once, keeping the bound term, then sort each group's cells), "halves" or "whole" (one sort).
+ARDEN_PLAN = "chain"
 
 
 PLANS = {"arden": _plan_arden}
@@ -401,37 +468,46 @@ GROWTH = 2.0
 ENDGAME_NEAR = 16
 ENDGAME_WEIGHT = 2.0
 ENDGAME_NODES = 4000
+#: The end game's patience (see ``Setting.patience``; 0: none).
+ENDGAME_PATIENCE = 0
 
 
 def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
            ) -> tuple[list[tuple[int, int]], bytes] | None:
     """Run ``settings`` in turn (then the last one again with new seeds and doubled budgets)."""
+    return next(_phase_solutions(board, start, settings, budget, **kw), None)
+
+
+def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
+                     ) -> Iterator[tuple[list[tuple[int, int]], bytes]]:
+    """:func:`_phase`, going on with the next attempts when asked for another solution (another end
+    position, for a plan that backtracks)."""
     attempt = 0
     while True:
         if attempt < len(settings):
             s = settings[attempt]
         else:
             last = settings[-1]
-            s = Setting(last.weight, last.beta, last.gamma, last.eta,
-                        int(last.nodes * GROWTH ** (attempt - len(settings) + 1)), attempt, last.alpha, last.exact)
+            s = replace(last, nodes=int(last.nodes * GROWTH ** (attempt - len(settings) + 1)), seed=attempt)
+        attempt += 1
         nodes = budget.left(s.nodes)
         if nodes <= 0:
-            return None
+            return
         best: dict[str, Any] = {}
         path, end, used = _search(board, start, s, budget.deadline, nodes, best=best, **kw)
         budget.used += used
         if path is not None:
-            return path, end
+            yield path, end
+            continue
         if best and 0 < best["near"] <= ENDGAME_NEAR:
             # the search came close and stalled: finish with a focused search from there
-            s = Setting(ENDGAME_WEIGHT, s.beta, s.gamma, s.eta, ENDGAME_NODES, None, s.alpha, s.exact)
+            s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None, patience=ENDGAME_PATIENCE)
             nodes = budget.left(s.nodes)
             if nodes > 0:
                 tail, end, used = _search(board, best["at"], s, budget.deadline, nodes, focus=True, **kw)
                 budget.used += used
                 if tail is not None:
-                    return best["path"] + tail, end
-        attempt += 1
+                    yield best["path"] + tail, end
 
 
 #: Settings (weight, beta, gamma, eta, nodes) by layout and phase: "whole" sorts the whole board
@@ -457,8 +533,7 @@ OVERRIDES: dict[tuple[str, str], list[Setting]] = {
 def settings_for(game: AmberGame, phase: str) -> list[Setting]:
     chosen = OVERRIDES.get((game.name, phase), SETTINGS[phase])
     exact = game.name in EXACT
-    return [Setting(WEIGHTS.get(game.name, x.weight), x.beta, x.gamma, x.eta, x.nodes, x.seed, x.alpha, exact)
-            for x in chosen]
+    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact) for x in chosen]
 
 
 #: Search weight by layout (default: the setting's, 3). On Path in Shadow 1.5 measured shorter
@@ -567,31 +642,52 @@ def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, in
 
 
 def _run_plan(board: _Board, game: AmberGame, steps: list[Step], budget: _Budget) -> list[tuple[int, int]] | None:
-    path: list[tuple[int, int]] = []
-    at = board.start
+    return _run_steps(board, game, steps, board.start, frozenset(), budget)
+
+
+def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, done: frozenset[int],
+               budget: _Budget) -> list[tuple[int, int]] | None:
+    """Run ``steps`` from ``at`` (the cells ``done`` stay). On layouts in ``BACKTRACK``, when the steps
+    after a gather fail within ``BACKTRACK_CAP`` states (doubled each time), the gather goes on to
+    its next solution (another end position) and the steps after it run again from there."""
+    if not steps:
+        return []
+    step, rest = steps[0], steps[1:]
     n = board.n
-    done: set[int] = set()
-    for step in steps:
-        free = [c for c in range(n) if c not in done]
-        if step.kind == "sort":
-            whole = len(step.parts[0]) == n
-            found = _phase(board, at, settings_for(game, "whole" if whole else "region"), budget,
-                           cells=list(step.parts[0]))
-        else:
-            region_of = [0] * n
-            for r, part in enumerate(step.parts):
-                for c in part:
-                    region_of[c] = r
-            card_region = [region_of[board.target[x]] for x in range(n)]
-            found = _phase(board, at, settings_for(game, step.phase or "gather"), budget, cells=free, group=card_region,
-                           cell_group=region_of, sort_groups_only=True)
+    free = [c for c in range(n) if c not in done]
+    if step.kind == "sort":
+        whole = len(step.parts[0]) == n
+        solutions = _phase_solutions(board, at, settings_for(game, "whole" if whole else "region"), budget,
+                                     cells=list(step.parts[0]))
+        done = done | frozenset(step.parts[0])
+    else:
+        region_of = [0] * n
+        for r, part in enumerate(step.parts):
+            for c in part:
+                region_of[c] = r
+        card_region = [region_of[board.target[x]] for x in range(n)]
+        solutions = _phase_solutions(board, at, settings_for(game, step.phase or "gather"), budget, cells=free,
+                                     group=card_region, cell_group=region_of, sort_groups_only=True)
+    if step.kind == "sort" or game.name not in BACKTRACK or not rest:
+        found = next(solutions, None)
         if found is None:
             return None
-        path = path + found[0]
-        at = found[1]
-        if step.kind != "gather":
-            done.update(step.parts[0])
-    return path
+        tail = _run_steps(board, game, rest, found[1], done, budget)
+        return None if tail is None else found[0] + tail
+    cap = BACKTRACK_CAP
+    for path, end in solutions:
+        sub = _Budget(budget.deadline, budget.left(cap))
+        tail = _run_steps(board, game, rest, end, done, sub)
+        budget.used += sub.used
+        if tail is not None:
+            return path + tail
+        cap = int(cap * GROWTH)
+    return None
+
+
+#: Layouts whose plans backtrack (see :func:`_run_steps`), and the first budget of the steps after a gather.
+BACKTRACK = {"arden"}
+BACKTRACK_CAP = 6000
 
 
 def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
