@@ -174,9 +174,6 @@ class _Search:
         self.covered = [t.related[p] & ~t.resting[p] for p in range(t.n)]
         #: The pyramid slots holding a card that pairs (not a king).
         self.paired_slots = sum(1 << p for p in range(t.n) if t.klass[p] >= 0)
-        self.common_covered: dict[int, int] = {}
-        #: For a set of pyramid slots: the slots resting on all of them.
-        self.common_resting: dict[int, int] = {}
         #: For each mask of removed pyramid slots: see :meth:`_pyramid_info`.
         self.pyramid_info: dict[int, tuple[list[int], int, dict[int, list[int]], list[tuple[int, int]],
                                            dict[int, list[int]]]] = {}
@@ -187,16 +184,12 @@ class _Search:
         #: Per cursor: the locations of the waste places (talon places before it) and of the stock places.
         self.waste_span = [((1 << c) - 1) << n for c in range(m + 1)]
         self.stock_span = [self.all_mask & ~((1 << (n + c)) - 1) for c in range(m + 1)]
-        #: Per cursor: the ranks the waste bound looks at, with their partners' places in the stock
-        #: span. With no recycle at the root no stock card is ever removed, so a rank with a partner
-        #: there never counts; after a recycle the stock may have gaps, so it is checked.
-        self.eligible = [[(mine, theirs, theirs & span) for mine, theirs in self.rank_masks
-                          if self.start_recycles != 0 or not theirs & span] for span in self.stock_span]
         #: Per rank class: the matching bound remembered by its cards gone and, on the last pass,
         #: those of the waste (packed into one int).
         self.class_memos: list[dict[int, bool]] = [{} for _ in t.classes]
-        #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
+        #: The three-class subgames checked at the nodes, each with its classes as bits.
         self.subgames: list[tuple[int, _Subgame]] = []
+        #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
         self.rule_memos: list[dict[int, list[tuple[int, int]]]] = [{} for _ in t.classes]
         self.shift = n + m
 
@@ -662,14 +655,16 @@ class _Subgame:
         self.goal = pyramid_mask if search.relaxed else mask
         self.relaxed = search.relaxed
         #: Per cursor of the real game: the first place of this game's talon at or after it.
-        self.first = first = []
+        first: list[int] = []
+        self.first = first
         j = 0
         for c in range(search.m + 1):
             while j < len(talon) and talon[j] < n + c:
                 j += 1
             first.append(j)
         #: Per place of this game's talon: the talon cards before it (the waste, as location bits).
-        self.below = below = [0]
+        below = [0]
+        self.below = below
         for x in talon:
             below.append(below[-1] | 1 << x)
         #: Per value: the cards of these classes with that value (location bits).
