@@ -73,6 +73,9 @@ from . import Solution
 #: Recycles left in an unlimited game (never counts down; left out of the state key).
 _UNLIMITED = -1
 
+#: Subgames with at most this many recycles left are decided exactly; with more, as if with no limit.
+_EXACT_RECYCLES = 1
+
 
 
 def _meet(masks: list[int], slots: int) -> int:
@@ -677,6 +680,8 @@ class _Subgame:
         #: the earliest stock place known to fail (every later one fails too: drawing leads there).
         self.known: dict[int, bool] = {}
         self.failed: dict[int, int] = {}
+        #: With recycles left: results by removed cards, stock place and recycles left.
+        self.known_passes: dict[int, bool] = {}
         #: With no limit on the recycles: results by removed cards.
         self.known_any: dict[int, bool] = {}
 
@@ -691,12 +696,58 @@ class _Subgame:
         removed &= self.mask
         if removed & self.goal == self.goal:
             return True
-        if recycles:
+        if recycles and (recycles < 0 or recycles > _EXACT_RECYCLES
+                         or recycles >= (self.mask & ~removed).bit_count() // 2):
             return self._won_any(removed)
         talon = self.talon
         while s < len(talon) and removed >> talon[s] & 1:
             s += 1
-        return self._won(removed, s)
+        return self._won_passes(removed, s, recycles) if recycles else self._won(removed, s)
+
+    def _won_passes(self, removed: int, s: int, r: int) -> bool:
+        """:meth:`won`, exactly, with ``r`` recycles left (at least one) and the stock top at place
+        ``s`` of a card not removed (or the end)."""
+        key = (removed << 5 | s) << 5 | r
+        known = self.known_passes
+        result = known.get(key)
+        if result is not None:
+            return result
+        goal, talon, value, target = self.goal, self.talon, self.value, self.target
+        size = len(talon)
+        pyramid_removed = removed & self.pyramid_mask
+        info = self.exposed.get(pyramid_removed)
+        if info is None:
+            info = self.exposed[pyramid_removed] = self._exposed(pyramid_removed)
+        pairs, partners = info
+        moves = [(cards, s) for cards in pairs]  # (cards removed, stock place after)
+        waste = self.below[s] & ~removed
+        under = waste.bit_length() - 1 if waste else -1
+        if under >= 0:
+            moves += [(1 << under | 1 << p, s) for p in partners.get(value[under], ())]
+        after = s + 1
+        while after < size and removed >> talon[after] & 1:
+            after += 1
+        if s < size:
+            top = talon[s]
+            if under >= 0 and value[under] + value[top] == target:
+                moves.append((1 << under | 1 << top, after))
+            moves += [(1 << top | 1 << p, after) for p in partners.get(value[top], ())]
+        result = False
+        for cards, place in moves:
+            state = removed | cards
+            if state & goal == goal or self._won_passes(state, place, r):
+                result = True
+                break
+        if not result:
+            if s < size:  # draw
+                result = self._won_passes(removed, after, r)
+            elif waste:  # recycle
+                first = 0
+                while removed >> talon[first] & 1:
+                    first += 1
+                result = self._won_passes(removed, first, r - 1) if r > 1 else self._won(removed, first)
+        known[key] = result
+        return result
 
     def _won_any(self, removed: int) -> bool:
         """:meth:`won` with no limit on the recycles: then every place of the talon can be reached
