@@ -2,8 +2,11 @@
 
     python benchmarks/amber_solver.py [--layouts path path-36 ...] [--deals 1-50] [--time-limit 10]
     python benchmarks/amber_solver.py --deals 1-3          # quick smoke run
+    python benchmarks/amber_solver.py --layouts arden --time-limit 0 --node-limit 60000   # load-independent
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
+Seconds are wall-clock (the time limit is too); ``cpu`` columns are CPU seconds of this process
+and ``nodes`` the states the search expanded (``stats["nodes"]``), which do not depend on the load.
 Targets (issue 3): 100% won; median <= 1 s and 95th percentile <= 5 s per deal; median
 length <= 2 x the lower bound.
 """
@@ -43,19 +46,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(rank, len(ordered)) - 1]
 
 
-def run_layout(name: str, deals: list[int], time_limit: float, verbose: bool) -> dict[str, float]:
+def run_layout(name: str, deals: list[int], time_limit: float | None, verbose: bool,
+               node_limit: int | None = None) -> dict[str, float]:
     game = get_game(name)
     seconds: list[float] = []
+    cpu: list[float] = []
+    nodes: list[int] = []
     ratios: list[float] = []
     lengths: list[int] = []
     bounds: list[int] = []
     lost: list[int] = []
     for number in deals:
         position = game.deal(number)
-        t0 = time.perf_counter()
-        solution = solve(position, time_limit=time_limit)  # replays every won solution
+        t0, c0 = time.perf_counter(), time.process_time()
+        solution = solve(position, time_limit=time_limit, node_limit=node_limit)  # replays every won solution
         elapsed = time.perf_counter() - t0
         seconds.append(elapsed)
+        cpu.append(time.process_time() - c0)
+        nodes.append(int(solution.stats.get("nodes", 0)))
         bound = position.lower_bound()
         bounds.append(bound)
         if solution.status == "won":
@@ -64,11 +72,13 @@ def run_layout(name: str, deals: list[int], time_limit: float, verbose: bool) ->
         else:
             lost.append(number)
         if verbose:
-            print(f"  {name} deal {number}: {solution.status} in {elapsed:.2f} s, "
+            print(f"  {name} deal {number}: {solution.status} in {elapsed:.2f} s ({cpu[-1]:.2f} s CPU), "
                   f"{len(solution.moves)} moves, bound {bound}, nodes {solution.stats.get('nodes')}", flush=True)
     return {
         "deals": len(deals), "won": len(deals) - len(lost), "share": (len(deals) - len(lost)) / len(deals),
         "median_s": statistics.median(seconds), "p95_s": percentile(seconds, 0.95), "max_s": max(seconds),
+        "median_cpu": statistics.median(cpu), "p95_cpu": percentile(cpu, 0.95),
+        "median_nodes": statistics.median(nodes),
         "median_ratio": statistics.median(ratios) if ratios else float("nan"),
         "median_length": statistics.median(lengths) if lengths else float("nan"),
         "median_bound": statistics.median(bounds), "not_won": lost,  # type: ignore[dict-item]
@@ -80,18 +90,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layouts", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal (default 10)")
+    parser.add_argument("--node-limit", type=int, default=None,
+                        help="states the search may expand per deal (with --time-limit 0: the only limit, "
+                             "so results do not depend on the machine's load)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args(argv)
+    time_limit = args.time_limit or None
+    limits = [f"time limit {time_limit:g} s" if time_limit else "",
+              f"node limit {args.node_limit}" if args.node_limit else ""]
     print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
-          f"time limit {args.time_limit:g} s per deal")
+          f"{', '.join(x for x in limits if x) or 'no limit'} per deal")
     print("targets: won 100%, median <= 1 s, p95 <= 5 s, median length/bound <= 2.0")
     header = f"{'layout':<9} {'deals':>5} {'won':>6} {'median s':>9} {'p95 s':>7} {'max s':>7} " \
-             f"{'len/bound':>9} {'med len':>7} {'med bound':>9}  not won"
+             f"{'med cpu':>7} {'p95 cpu':>7} {'med nodes':>9} {'len/bound':>9} {'med len':>7} {'med bound':>9}  not won"
     print(header)
     for name in args.layouts:
-        r = run_layout(name, args.deals, args.time_limit, args.verbose)
+        r = run_layout(name, args.deals, time_limit, args.verbose, args.node_limit)
         print(f"{name:<9} {r['deals']:>5} {r['share']:>6.0%} {r['median_s']:>9.2f} {r['p95_s']:>7.2f} "
-              f"{r['max_s']:>7.2f} {r['median_ratio']:>9.2f} {r['median_length']:>7.0f} {r['median_bound']:>9.0f}  "
+              f"{r['max_s']:>7.2f} {r['median_cpu']:>7.2f} {r['p95_cpu']:>7.2f} {r['median_nodes']:>9.0f} "
+              f"{r['median_ratio']:>9.2f} {r['median_length']:>7.0f} {r['median_bound']:>9.0f}  "
               f"{' '.join(map(str, r['not_won'])) or '-'}", flush=True)
     return 0
 

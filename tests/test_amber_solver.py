@@ -7,6 +7,7 @@ solution is replayed by the rules engine through ``amber_patience.solvers.solve`
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -155,21 +156,18 @@ def test_random_path_36_deals_are_won(number: int, steps: int) -> None:
     _check_won(position, 40000)
 
 
-@pytest.mark.parametrize("number", [2, 9])
-def test_arden_group_plan_covers_the_goal_groups(number: int) -> None:
-    """Arden's group plan: one part per goal group (four suits, the trumps), its cells in snake
-    order, holding exactly the goal cards of its group (the suit of the first start card may be
-    split around the second kind's run), the parts covering the board."""
+@pytest.mark.parametrize("number", [2, 3, 9])
+def test_arden_groups_are_the_goal_groups_in_snake_order(number: int) -> None:
+    """Arden's goal groups: one per suit and one for the trumps, each holding exactly the goal
+    cells of its kind, in snake order (the first start card's group may be split around the second
+    kind's run), covering the board."""
     game = get_game("arden")
-    position = game.deal(number)
-    board = amber_solver._Board(position)
-    steps = amber_solver._plan_arden(game, board)
-    assert steps[0].kind == "gather" and [s.kind for s in steps[1:]] == ["sort"] * 5
-    parts = steps[0].parts
-    assert [s.parts[0] for s in steps[1:]] == list(parts)
+    board = amber_solver._Board(game.deal(number))
+    parts = amber_solver.arden_groups(game, board)
     assert sorted(c for part in parts for c in part) == list(range(len(game.cells)))
-    sizes = sorted(len(part) for part in parts)
-    assert sizes == [14, 14, 14, 14, 22]
+    assert sorted(len(part) for part in parts) == [14, 14, 14, 14, 22]
+    firsts = [game.snake_index(part[0]) for part in parts]
+    assert firsts == sorted(firsts) and firsts[0] == 0
     for part in parts:
         places = [game.snake_index(c) for c in part]
         assert places == sorted(places)
@@ -178,6 +176,67 @@ def test_arden_group_plan_covers_the_goal_groups(number: int) -> None:
         assert sum(1 for c in range(len(game.cells)) if board.cell_group[c] in groups) == len(part)
 
 
-def test_wins_an_arden_deal_through_the_group_plan() -> None:
-    """Arden deal 9 is not won by the whole-board search within its first cap; the group plan wins it."""
-    _check_won(get_game("arden").deal(9), 15000)
+@pytest.mark.parametrize("number", [2, 9])
+def test_arden_chain_plan_gathers_one_group_at_a_time(number: int) -> None:
+    """The chain: gather group k into its cells against the cells no group before it has taken,
+    then sort group k; the last group is only sorted."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(number))
+    parts = amber_solver.arden_groups(game, board)
+    steps = amber_solver._plan_arden(game, board, "chain")
+    assert [s.kind for s in steps] == ["gather", "sort"] * 4 + ["sort"]
+    left = set(range(len(game.cells)))
+    for k, part in enumerate(parts[:-1]):
+        gather, sort = steps[2 * k], steps[2 * k + 1]
+        left -= set(part)
+        assert gather.parts == (part, tuple(sorted(left)))
+        assert sort.parts == (part,)
+    assert steps[-1].parts == (parts[-1],) and set(parts[-1]) == left
+    groups = amber_solver._plan_arden(game, board, "groups")
+    assert groups[0].kind == "gather" and groups[0].parts == tuple(parts)
+    assert [s.parts[0] for s in groups[1:]] == list(parts)
+
+
+def test_the_chain_plan_wins_an_arden_deal_alone() -> None:
+    """Arden deal 11 through the chain plan alone (no whole-board search first), replayed by the rules."""
+    game = get_game("arden")
+    position = game.deal(11)
+    board = amber_solver._Board(position)
+    budget = amber_solver._Budget(None, 3000)
+    path = amber_solver._run_plan(board, game, amber_solver._plan_arden(game, board, "chain"), budget)
+    assert path is not None and 0 < budget.used <= 3000
+    assert replay(position, [Swap(a, b) for a, b in path]).is_won()
+
+
+def test_a_plan_backtracks_to_the_gathers_next_end_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the steps after a gather fail from its first end position, the gather's next solution
+    is tried (on Arden; other layouts keep the first and fail)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(2))
+    first, second = bytes(reversed(board.start)), bytes(sorted(board.start))
+    calls: list[tuple[str, bytes]] = []
+
+    def fake(board_: object, start: bytes, settings: object, budget: amber_solver._Budget,
+             **kw: object) -> Iterator[tuple[list[tuple[int, int]], bytes]]:
+        if kw.get("sort_groups_only"):
+            calls.append(("gather", start))
+            budget.used += 10
+            yield [(1, 2)], first
+            yield [(3, 4)], second
+        else:
+            calls.append(("sort", start))
+            budget.used += 5
+            if start == second:
+                yield [(5, 6)], start
+
+    monkeypatch.setattr(amber_solver, "_phase_solutions", fake)
+    cells = tuple(range(board.n))
+    steps = [amber_solver.Step("gather", (cells,)), amber_solver.Step("sort", (cells,))]
+    budget = amber_solver._Budget(None, 1000)
+    assert amber_solver._run_plan(board, game, steps, budget) == [(3, 4), (5, 6)]
+    assert calls == [("gather", board.start), ("sort", first), ("sort", second)]
+    assert budget.used == 20
+    other = amber_solver._Board(get_game("kolvir").deal(2))
+    calls.clear()
+    assert amber_solver._run_plan(other, get_game("kolvir"), steps, amber_solver._Budget(None, 1000)) is None
+    assert calls == [("gather", other.start), ("sort", first)]
