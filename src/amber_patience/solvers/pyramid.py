@@ -582,11 +582,16 @@ class _Search:
         # refused nothing more.)
         subgames = self.subgames
         for i, (which, game) in enumerate(subgames):
-            if which & touched and not game.won(removed, game.first[cursor], recycles):
-                self.pruned += 1
-                if i:  # the next child is likely refused by the same one: it goes first
-                    subgames.insert(0, subgames.pop(i))
-                return False
+            if which & touched:
+                # (On the last pass, most checks are answered by the subgame's memo: looked up here.)
+                known = game.known.get((removed & game.mask) << 5 | game.first[cursor]) if last_pass else None
+                if known is None:
+                    known = game.won(removed, game.first[cursor], recycles)
+                if not known:
+                    self.pruned += 1
+                    if i:  # the next child is likely refused by the same one: it goes first
+                        subgames.insert(0, subgames.pop(i))
+                    return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
         self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
