@@ -583,8 +583,16 @@ class _Search:
         subgames = self.subgames
         for i, (which, game) in enumerate(subgames):
             if which & touched:
-                # (On the last pass, most checks are answered by the subgame's memo: looked up here.)
-                known = game.known.get((removed & game.mask) << 5 | game.first[cursor]) if last_pass else None
+                # (Most checks are answered by the subgame's memo: looked up here.)
+                if last_pass:
+                    known = game.known.get((removed & game.mask) << 5 | game.first[cursor])
+                elif recycles < 0 or recycles > _EXACT_RECYCLES:
+                    known = game.known_any.get(removed & game.mask)
+                else:
+                    mine, talon, s = removed & game.mask, game.talon, game.first[cursor]
+                    while s < len(talon) and mine >> talon[s] & 1:
+                        s += 1
+                    known = game.known_passes.get((mine << 5 | s) << 5 | recycles)
                 if known is None:
                     known = game.won(removed, game.first[cursor], recycles)
                 if not known:
