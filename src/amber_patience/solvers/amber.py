@@ -191,6 +191,8 @@ class Setting:
     exact: bool = False
     #: Give up an attempt after this many expansions without a state nearer the goal (0: never).
     patience: int = 0
+    #: Only swaps that move a card out of place (as the end game; fewer children to weigh).
+    focus: bool = False
 
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
@@ -211,6 +213,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     if group is None or cell_group is None:
         group, cell_group = board.group, board.cell_group
     weight, beta, gamma, eta, alpha, exact = s.weight, s.beta, s.gamma, s.eta, s.alpha, s.exact and s.eta > 0
+    focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
     moves = board.moves
     region = list(range(n)) if cells is None else sorted(cells)
@@ -525,7 +528,7 @@ SETTINGS: dict[str, list[Setting]] = {
 
 #: Settings that differ by layout: (layout, phase) -> settings.
 OVERRIDES: dict[tuple[str, str], list[Setting]] = {
-    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
+    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000, focus=True), Setting(3, 1, 3, 0.5, 16000, 1, focus=True)],
     ("pattern", "whole"): [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
 }
 
