@@ -1,14 +1,474 @@
 """Pattern of Amber's planner (used by :func:`amber_patience.solvers.amber.solve`).
 
-For now it runs the general plan of ``solvers/amber.py`` (one search over the whole board).
+``docs/solver-pattern.md`` has the reasoning and the measured figures. In short:
+
+* **Kinds.** A card enters a block only beside a rank-neighbour there, so beside a card of its
+  own kind (suit, or trumps): a block never regains a kind it has lost. At the level of kinds a
+  position is a 5 x 5 count matrix (block x kind), and a swap across blocks A <-> B moving kinds
+  k1 (A -> B) and k2 (B -> A) needs both blocks to hold both kinds. :func:`kind_plan` searches
+  that tiny state for a sequence of exchanges that ends with every block holding only its goal
+  kind; :func:`kind_problem` is the invariant prune built on it (a swap that strands a goal kind,
+  or after which no kind plan exists, is refused).
+* **Exchanges.** :class:`PatternPlanner` realises one card's trip from block S to a block T where
+  it costs less (its home; for a minor card the centre too, see ``cost``): the card must land
+  beside a rank-neighbour in T and the card it displaces beside one of its own in S. Both cells
+  are prepared by swaps inside S and inside T (breadth-first per block, cached by the block's
+  content), and the two searches meet on the displaced card.
+* **Gather, then sort.** A best-first search over those exchanges (and single swaps inside a
+  block) brings every card into its block; then each block is sorted with only its own cells
+  moving (``solvers/amber.py``'s region search).
+
+What it does not do (yet): win fresh deals. The gather stalls with 3 to 35 cards outside their
+block (measured in ``docs/solver-pattern.md``); positions near the goal are won.
 """
 
 from __future__ import annotations
 
+import heapq
+import random
+from collections.abc import Iterator, Sequence
+
 from ..games.amber import AmberGame
-from .amber import _Board, _Budget, _plan
+from .amber import _Board, _Budget, _phase, settings_for
+
+#: The centre's index in ``AmberGame.blocks`` (top-left, top-right, centre, bottom-left, bottom-right).
+CENTRE = 2
+#: Kinds are the card groups of ``_Board.group``: suits 0-3, trumps 4.
+TRUMPS = 4
+BLOCKS = 5
+KINDS = 5
+
+#: Kind matrix: ``m[block * KINDS + kind]`` = how many cards of that kind the block holds.
+Matrix = tuple[int, ...]
+#: A kind-level exchange: (block A, kind leaving A, block B, kind leaving B).
+Exchange = tuple[int, int, int, int]
+
+
+# -- the kind level -----------------------------------------------------------------------------
+
+
+def kind_matrix(board: _Board, at: Sequence[int]) -> Matrix:
+    """The block x kind counts of a position (``at``: the card in every cell)."""
+    m = [0] * (BLOCKS * KINDS)
+    for cell, card in enumerate(at):
+        m[board.block[cell] * KINDS + board.group[card]] += 1
+    return tuple(m)
+
+
+def home_kinds(board: _Board) -> list[int]:
+    """The kind that the goal puts in each block."""
+    home = [0] * BLOCKS
+    for cell in range(board.n):
+        home[board.block[cell]] = board.cell_group[cell]
+    return home
+
+
+def exchange(m: Matrix, e: Exchange) -> Matrix | None:
+    """The matrix after exchange ``e``, or ``None`` if the exchange is impossible at the kind level
+    (both blocks must hold both kinds before it: each card lands beside one of its own kind)."""
+    a, k1, b, k2 = e
+    if a == b or k1 == k2:
+        return None
+    if not (m[a * KINDS + k1] and m[a * KINDS + k2] and m[b * KINDS + k1] and m[b * KINDS + k2]):
+        return None
+    n = list(m)
+    n[a * KINDS + k1] -= 1
+    n[a * KINDS + k2] += 1
+    n[b * KINDS + k2] -= 1
+    n[b * KINDS + k1] += 1
+    return tuple(n)
+
+
+def foreign(m: Matrix, home: Sequence[int]) -> int:
+    """Cards outside the block of their kind."""
+    return sum(m[a * KINDS + k] for a in range(BLOCKS) for k in range(KINDS) if k != home[a])
+
+
+def exits_ok(m: Matrix, home: Sequence[int]) -> bool:
+    """A quick necessary condition: every block holds its goal kind, and every foreign kind of a
+    block can still leave it (some other block holds that kind and a second kind the first holds)."""
+    held = [{k for k in range(KINDS) if m[a * KINDS + k]} for a in range(BLOCKS)]
+    for a in range(BLOCKS):
+        if home[a] not in held[a]:
+            return False
+        for k in held[a] - {home[a]}:
+            if not any(b != a and k in held[b] and (held[a] & held[b]) - {k} for b in range(BLOCKS)):
+                return False
+    return True
+
+
+def _exchanges(m: Matrix, home: Sequence[int]) -> Iterator[tuple[int, Exchange, Matrix]]:
+    """Every kind-level exchange that keeps :func:`exits_ok`, with its gain (cards sent home)."""
+    for a in range(BLOCKS):
+        for b in range(a + 1, BLOCKS):
+            for k1 in range(KINDS):
+                for k2 in range(KINDS):
+                    e = (a, k1, b, k2)
+                    n = exchange(m, e)
+                    if n is None:
+                        continue
+                    if (not n[a * KINDS + k1] or not n[b * KINDS + k2]) and not exits_ok(n, home):
+                        continue
+                    gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b])
+                    yield gain, e, n
+
+
+def kind_plan(m: Matrix, home: Sequence[int], cap: int = 3000) -> list[Exchange] | bool | None:
+    """A sequence of kind-level exchanges from ``m`` to the goal (every block holding only its
+    kind); ``False`` when none exists (proved: the search ran out), ``None`` when the ``cap`` of
+    states per search was reached first. Best-first on foreign cards, then depth-first."""
+    if not exits_ok(m, home):
+        return False
+    parents: dict[Matrix, tuple[Matrix, Exchange] | None] = {m: None}
+
+    def trace(end: Matrix) -> list[Exchange]:
+        steps: list[Exchange] = []
+        link = parents[end]
+        while link is not None:
+            steps.append(link[1])
+            link = parents[link[0]]
+        return steps[::-1]
+
+    heap = [(foreign(m, home), m)]
+    done: set[Matrix] = set()
+    exhausted = True
+    while heap:
+        f, cur = heapq.heappop(heap)
+        if cur in done:
+            continue
+        done.add(cur)
+        if f == 0:
+            return trace(cur)
+        if len(done) > cap:
+            exhausted = False
+            break
+        for gain, e, n in _exchanges(cur, home):
+            if n not in parents:
+                parents[n] = (cur, e)
+                heapq.heappush(heap, (f - gain, n))
+    if exhausted:
+        return False
+    # depth-first, most gain first (finds plans that the best-first order misses)
+    parents = {m: None}
+    stack = [m]
+    done = set()
+    while stack:
+        cur = stack.pop()
+        if cur in done:
+            continue
+        done.add(cur)
+        if foreign(cur, home) == 0:
+            return trace(cur)
+        if len(done) > cap:
+            return None
+        for _gain, e, n in sorted(_exchanges(cur, home)):
+            if n not in done:
+                parents[n] = (cur, e)
+                stack.append(n)
+    return False
+
+
+def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: int,
+                 memo: dict[Matrix, bool | None] | None = None) -> str | None:
+    """The invariant prune: why a swap across blocks ``a`` and ``b`` moving kinds ``k1`` (a -> b)
+    and ``k2`` (b -> a) must be refused, or ``None``.
+
+    Refused: a swap that takes the last card of its goal kind out of a block (the rules engine
+    calls such a position lost), and a swap that takes the last card of a kind out of a block
+    when no kind plan exists afterwards. A swap that leaves every block every kind it held is
+    never refused."""
+    if a == b or k1 == k2:
+        return None
+    if m[a * KINDS + k1] == 1 and k1 == home[a]:
+        return f"block {a} would lose its last card of its goal kind {k1}"
+    if m[b * KINDS + k2] == 1 and k2 == home[b]:
+        return f"block {b} would lose its last card of its goal kind {k2}"
+    if m[a * KINDS + k1] > 1 and m[b * KINDS + k2] > 1:
+        return None
+    after = exchange(m, (a, k1, b, k2))
+    if after is None:
+        return None  # not a legal swap at the kind level: not this prune's business
+    known = memo.get(after, ...) if memo is not None else ...
+    if known is ...:
+        plan = kind_plan(after, home)
+        known = None if plan is None else plan is not False
+        if memo is not None:
+            memo[after] = known
+    if known is False:
+        return "afterwards no order of exchanges brings every kind home (a kind could never leave a block)"
+    return None
+
+
+# -- the exchange realiser and the gather ---------------------------------------------------------
+
+
+class PatternPlanner:
+    """Gathering for Pattern of Amber: every card into its block, by exchanges between blocks."""
+
+    def __init__(self, board: _Board, game: AmberGame, depth: int = 3, seed: int = 1, inner: bool = False) -> None:
+        self.board = board
+        self.game = game
+        n = board.n
+        self.n = n
+        self.blocks = [[c.id for c in game.cells if c.block == name] for name in game.blocks]
+        local = [0] * n
+        for cells in self.blocks:
+            for i, c in enumerate(cells):
+                local[c] = i
+        #: per block: the local adjacency, and which local cells hold a start card
+        self.adj = [[tuple(local[d] for d in board.adj[c]) for c in cells] for cells in self.blocks]
+        self.frozen = [[c in board.frozen for c in cells] for cells in self.blocks]
+        self.home_block = [board.block[board.target[x]] for x in range(n)]
+        self.kind = board.group
+        self.home = home_kinds(board)
+        self.nbs = [frozenset(pair) for pair in board.nb]
+        #: ``cost[card][block]``: 0 where the card may stay while gathering, else 1. The centre
+        #: takes any minor card for free (a hub: minors pass through it), trumps only count there.
+        self.cost = [[0 if self.home_block[x] == blk or (blk == CENTRE and self.kind[x] != TRUMPS) else 1
+                      for blk in range(BLOCKS)] for x in range(n)]
+        self.depth = depth
+        #: Single swaps inside a block as moves of the gather too (measured: no better).
+        self.inner = inner
+        self.rng = random.Random(seed)
+        self._reach: dict[tuple[int, tuple[int, ...], int], dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+        self._kinds: dict[Matrix, bool | None] = {}
+
+    # -- inside one block
+
+    def block_moves(self, blk: int, cont: Sequence[int]) -> set[tuple[int, int]]:
+        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs)."""
+        adj, frozen, nb, nbs = self.adj[blk], self.frozen[blk], self.board.nb, self.nbs
+        pos = {x: i for i, x in enumerate(cont)}
+        out: set[tuple[int, int]] = set()
+        for i, x in enumerate(cont):
+            if frozen[i]:
+                continue
+            for m in nb[x]:
+                j = pos.get(m)
+                if j is None:
+                    continue
+                # x goes beside its neighbour m (cells touching j), or trades places with m
+                for k in adj[j] + ((j,) if i in adj[j] else ()):
+                    if k == i or frozen[k]:
+                        continue
+                    if (i, k) in out or (k, i) in out:
+                        continue
+                    y = cont[k]
+                    wanted = nbs[y]
+                    if any((x if t == k else cont[t]) in wanted for t in adj[i]):
+                        out.add((i, k) if i < k else (k, i))
+        return out
+
+    def reach(self, blk: int, cont: tuple[int, ...], depth: int) -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """Every content of block ``blk`` within ``depth`` swaps inside it, with the fewest swaps."""
+        key = (blk, cont, depth)
+        found = self._reach.get(key)
+        if found is not None:
+            return found
+        if len(self._reach) > 20000:
+            self._reach.clear()
+        found = {cont: ()}
+        frontier = [cont]
+        for _ in range(depth):
+            nxt = []
+            for c in frontier:
+                for i, k in self.block_moves(blk, c):
+                    t = list(c)
+                    t[i], t[k] = t[k], t[i]
+                    new = tuple(t)
+                    if new not in found:
+                        found[new] = found[c] + ((i, k),)
+                        nxt.append(new)
+            frontier = nxt
+        self._reach[key] = found
+        return found
+
+    # -- across blocks
+
+    def out(self, at: Sequence[int]) -> int:
+        """Cards that still have to move to another block (``cost`` summed)."""
+        block, cost = self.board.block, self.cost
+        return sum(cost[x][block[c]] for c, x in enumerate(at))
+
+    def refused(self, m: Matrix, a: int, x: int, b: int, y: int) -> bool:
+        """The invariant prune for card ``x`` going a -> b and ``y`` going b -> a."""
+        return kind_problem(m, self.home, a, self.kind[x], b, self.kind[y], self._kinds) is not None
+
+    def exchanges(self, at: bytes) -> dict[bytes, tuple[int, tuple[tuple[int, int], ...]]]:
+        """Macro moves from ``at``: end position -> (cards moved to where they cost less, swaps).
+
+        For every card ``z`` in a block S where it costs 1 and every block T where it costs 0:
+        prepare S (``z``'s cell must touch a neighbour of the card it displaces) and T (a cell
+        beside a neighbour of ``z`` must hold that card) with at most ``depth`` swaps inside each,
+        then swap across. Single swaps inside a block are moves too (gain 0)."""
+        blocks, nb, cost = self.blocks, self.board.nb, self.cost
+        conts = [tuple(at[c] for c in cells) for cells in blocks]
+        m = kind_matrix(self.board, at)
+        reach = [self.reach(blk, conts[blk], self.depth) for blk in range(BLOCKS)]
+        result: dict[bytes, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        entries: dict[tuple[int, int], dict[int, tuple[tuple[tuple[int, int], ...], int]]] = {}
+
+        def entry(t: int, z: int) -> dict[int, tuple[tuple[tuple[int, int], ...], int]]:
+            """Block t's contents that take ``z``: displaced card -> (swaps inside t, cell)."""
+            found = entries.get((t, z))
+            if found is None:
+                found = {}
+                adj, frozen = self.adj[t], self.frozen[t]
+                for c, moves in reach[t].items():
+                    for nbr in nb[z]:
+                        if nbr not in c:
+                            continue
+                        for cell in adj[c.index(nbr)]:
+                            if frozen[cell]:
+                                continue
+                            old = found.get(c[cell])
+                            if old is None or len(old[0]) > len(moves):
+                                found[c[cell]] = (moves, cell)
+                entries[(t, z)] = found
+            return found
+
+        for s in range(BLOCKS):
+            adj_s = self.adj[s]
+            for i0, z in enumerate(conts[s]):
+                if self.frozen[s][i0] or not cost[z][s]:
+                    continue
+                targets = [(t, entry(t, z)) for t in range(BLOCKS) if t != s and not cost[z][t]]
+                targets = [(t, e) for t, e in targets if e]
+                if not targets:
+                    continue
+                for c, moves_s in reach[s].items():
+                    a = c.index(z)
+                    fit: set[int] = set()
+                    for cell in adj_s[a]:
+                        fit.update(nb[c[cell]])
+                    for t, e in targets:
+                        for y in fit:
+                            hit = e.get(y)
+                            if hit is None:
+                                continue
+                            moves_t, b = hit
+                            gain = cost[z][s] + cost[y][t] - cost[z][t] - cost[y][s]
+                            if gain <= 0 or self.refused(m, s, z, t, y):
+                                continue
+                            swaps = (tuple((blocks[s][p], blocks[s][q]) for p, q in moves_s)
+                                     + tuple((blocks[t][p], blocks[t][q]) for p, q in moves_t)
+                                     + ((blocks[s][a], blocks[t][b]),))
+                            end = _apply(at, swaps)
+                            old = result.get(end)
+                            if old is None or len(old[1]) > len(swaps):
+                                result[end] = (gain, swaps)
+        for swaps, gain in self._transits(at, conts, m):
+            end = _apply(at, swaps)
+            old = result.get(end)
+            if old is None or len(old[1]) > len(swaps):
+                result[end] = (gain, swaps)
+        if self.inner:
+            for blk in range(BLOCKS):
+                cells = blocks[blk]
+                for p, q in self.block_moves(blk, conts[blk]):
+                    swaps = ((cells[p], cells[q]),)
+                    result.setdefault(_apply(at, swaps), (0, swaps))
+        return result
+
+    def _transits(self, at: bytes, conts: list[tuple[int, ...]], m: Matrix
+                  ) -> Iterator[tuple[tuple[tuple[int, int], ...], int]]:
+        """Every swap across blocks that costs nothing (a card passing through a block, or two
+        cards trading places), after at most one swap inside one of the two blocks."""
+        blocks, nb, nbs, cost = self.blocks, self.board.nb, self.nbs, self.cost
+        reach = [self.reach(blk, conts[blk], 1) for blk in range(BLOCKS)]
+        for a in range(BLOCKS):
+            for b in range(a + 1, BLOCKS):
+                adj_a, adj_b = self.adj[a], self.adj[b]
+                for ca, moves_a in reach[a].items():
+                    for cb, moves_b in reach[b].items():
+                        if moves_a and moves_b:
+                            continue
+                        pos_b = {x: i for i, x in enumerate(cb)}
+                        for i, x in enumerate(ca):
+                            if self.frozen[a][i]:
+                                continue
+                            for nbr in nb[x]:
+                                j = pos_b.get(nbr)
+                                if j is None:
+                                    continue
+                                for k in adj_b[j]:
+                                    if self.frozen[b][k]:
+                                        continue
+                                    y = cb[k]
+                                    if not any(ca[t] in nbs[y] for t in adj_a[i]):
+                                        continue
+                                    gain = cost[x][a] + cost[y][b] - cost[x][b] - cost[y][a]
+                                    if gain != 0 or self.refused(m, a, x, b, y):
+                                        continue
+                                    yield (tuple((blocks[a][p], blocks[a][q]) for p, q in moves_a)
+                                           + tuple((blocks[b][p], blocks[b][q]) for p, q in moves_b)
+                                           + ((blocks[a][i], blocks[b][k]),)), 0
+
+    def gather(self, start: bytes, budget: _Budget, weight: float = 3.0,
+               best: dict[str, object] | None = None) -> tuple[list[tuple[int, int]], bytes] | None:
+        """Best-first over :meth:`exchanges` on ``swaps + weight * out``; the swaps that bring
+        every card into its block and the end position, or ``None`` when the budget runs out
+        (``best`` then gets the nearest position seen: ``out``, ``path``, ``at``)."""
+        start = bytes(start)
+        store: list[tuple[bytes, int, tuple[tuple[int, int], ...], int]] = [(start, -1, (), 0)]
+        heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
+        seen: set[bytes] = set()
+        nearest = (self.out(start), 0)
+
+        def trace(i: int) -> list[tuple[int, int]]:
+            path: list[tuple[int, int]] = []
+            while store[i][1] >= 0:
+                path[:0] = store[i][2]
+                i = store[i][1]
+            return path
+
+        while heap:
+            _, _, idx = heapq.heappop(heap)
+            at, _, _, g = store[idx]
+            if at in seen:
+                continue
+            seen.add(at)
+            left = self.out(at)
+            if left < nearest[0]:
+                nearest = (left, idx)
+            if left == 0:
+                return trace(idx), at
+            if budget.left(1) <= 0:
+                break
+            budget.used += 1
+            for end, (gain, swaps) in self.exchanges(at).items():
+                if end in seen:
+                    continue
+                store.append((end, idx, swaps, g + len(swaps)))
+                heapq.heappush(heap, (g + len(swaps) + weight * (left - gain), self.rng.random(), len(store) - 1))
+        if best is not None:
+            best.update(out=nearest[0], path=trace(nearest[1]), at=store[nearest[1]][0])
+        return None
+
+
+def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
+    cur = bytearray(at)
+    for p, q in swaps:
+        cur[p], cur[q] = cur[q], cur[p]
+    return bytes(cur)
 
 
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
-    """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``."""
-    return _plan(board, game, budget)
+    """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
+
+    Gather every card into its block (:meth:`PatternPlanner.gather`), then sort each block with
+    only its own cells moving."""
+    planner = PatternPlanner(board, game)
+    gathered = planner.gather(board.start, budget)
+    if gathered is None:
+        return None
+    path, at = gathered
+    for cells in planner.blocks:
+        if all(board.target[at[c]] == c for c in cells):
+            continue
+        found = _phase(board, at, settings_for(game, "region"), budget, cells=list(cells))
+        if found is None:
+            return None
+        path = path + found[0]
+        at = found[1]
+    return path

@@ -1,0 +1,227 @@
+"""Pattern of Amber's planner (``solvers/amber_pattern.py``): the kind plan, the invariant prune,
+the moves inside a block and the exchanges between blocks, each checked against the rules engine;
+and the planner winning positions near the goal (through ``solvers.solve``, so replayed).
+
+Budgets are node limits, so results do not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import AmberGame, AmberPosition, Swap
+from amber_patience.solvers import solve
+from amber_patience.solvers.amber import _Board, _Budget
+from amber_patience.solvers.amber_pattern import (
+    KINDS,
+    PatternPlanner,
+    exchange,
+    exits_ok,
+    foreign,
+    home_kinds,
+    kind_matrix,
+    kind_plan,
+    kind_problem,
+)
+
+GAME: AmberGame = get_game("pattern")  # type: ignore[assignment]
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _deal(number: int) -> AmberPosition:
+    while True:
+        position = GAME.deal(number)
+        if not position.stranded_kinds():
+            return position
+        number += 1
+
+
+def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+def _happy(cards: tuple, cell: int) -> bool:
+    wanted = GAME.deck.neighbours(cards[cell])
+    return any(cards[n] in wanted for n in GAME.adjacent[cell])
+
+
+def _near_goal(deal: int, steps: int, seed: int) -> AmberPosition:
+    """A position ``steps`` legal swaps before the goal: swaps back from the goal of two cards
+    that each touch a rank-neighbour (so the forward swap is legal), never stranding a kind."""
+    start = _deal(deal)
+    rng = random.Random(seed)
+    cards = list(start.goal)
+    movable = [c for c in range(len(cards)) if c not in start.start_cells]
+    done = 0
+    while done < steps:
+        a, b = rng.sample(movable, 2)
+        if not (_happy(tuple(cards), a) and _happy(tuple(cards), b)):
+            continue
+        cards[a], cards[b] = cards[b], cards[a]
+        position = AmberPosition(GAME, tuple(cards), start.start_cells, None, {})
+        if GAME.swap_problem(cards, start.start_cells, a, b) is None and not position.stranded_kinds():
+            done += 1
+        else:
+            cards[a], cards[b] = cards[b], cards[a]
+    return AmberPosition(GAME, tuple(cards), start.start_cells, None, {})
+
+
+# -- the kind level ---------------------------------------------------------------------------------
+
+
+def test_kind_matrix_counts_every_card_once() -> None:
+    position = _deal(1)
+    board = _Board(position)
+    m = kind_matrix(board, board.start)
+    assert sum(m) == 77
+    for block, cells in enumerate(PatternPlanner(board, GAME).blocks):
+        assert sum(m[block * KINDS:(block + 1) * KINDS]) == len(cells)
+    trumps = sum(m[b * KINDS + 4] for b in range(5))
+    assert trumps == 21
+
+
+@SETTINGS
+@given(st.integers(1, 2000))
+def test_a_kind_plan_exists_for_a_fresh_deal_and_every_step_is_a_legal_exchange(number: int) -> None:
+    position = _deal(number)
+    board = _Board(position)
+    home = home_kinds(board)
+    m = kind_matrix(board, board.start)
+    plan = kind_plan(m, home)
+    assert isinstance(plan, list), f"deal {position.deal_number}: no kind plan ({plan})"
+    for step in plan:
+        after = exchange(m, step)
+        assert after is not None, f"exchange {step} is impossible at the kind level"
+        a, k1, b, k2 = step
+        # both blocks held both kinds: each moved card lands beside a card of its kind
+        assert m[a * KINDS + k2] and m[b * KINDS + k1]
+        m = after
+        assert all(m[blk * KINDS + home[blk]] for blk in range(5)), "a block lost its goal kind"
+    assert foreign(m, home) == 0
+
+
+def test_a_block_holding_a_kind_no_partner_shares_has_no_kind_plan() -> None:
+    # top-left (home kind 0) holds kind 1 as well, and no other block holds kind 1 and kind 0:
+    # the kind-1 cards can never leave it
+    home = [0, 1, 4, 3, 2]
+    m = [0] * 25
+    m[0 * 5 + 0], m[0 * 5 + 1] = 12, 2
+    m[1 * 5 + 1], m[1 * 5 + 0] = 12, 2
+    m[2 * 5 + 4] = 21
+    m[3 * 5 + 3] = 14
+    m[4 * 5 + 2] = 14
+    # top-right holds kind 0 and kind 1: a mutual exchange, so this one has a plan
+    assert isinstance(kind_plan(tuple(m), home), list)
+    m[1 * 5 + 0], m[1 * 5 + 4] = 0, 2  # top-right's kind-0 cards become trumps
+    m[2 * 5 + 4], m[2 * 5 + 0] = 19, 2
+    assert not exits_ok(tuple(m), home)
+    assert kind_plan(tuple(m), home) is False
+
+
+def _cross_swaps(position: AmberPosition) -> list[Swap]:
+    return [s for s in position.legal_moves()
+            if isinstance(s, Swap) and GAME.cells[s.a].block != GAME.cells[s.b].block]
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 40), st.integers(0, 10 ** 6))
+def test_the_invariant_prune_refuses_only_what_strands_a_kind(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    if position.stranded_kinds():
+        return
+    board = _Board(position)
+    home = home_kinds(board)
+    m = kind_matrix(board, board.start)
+    for swap in _cross_swaps(position):
+        a, b = board.block[swap.a], board.block[swap.b]
+        x, y = board.start[swap.a], board.start[swap.b]
+        kx, ky = board.group[x], board.group[y]
+        reason = kind_problem(m, home, a, kx, b, ky)
+        after = position.play(swap)
+        after_m = kind_matrix(board, _Board(after).start)
+        kept = all(after_m[i] or not m[i] for i in range(25))
+        if kept:
+            assert reason is None, f"{swap} keeps every kind but is refused: {reason}"
+        if after.stranded_kinds():
+            assert reason is not None, f"{swap} strands {after.stranded_kinds()} but is not refused"
+        if reason is not None and not after.stranded_kinds():
+            assert kind_plan(after_m, home) is False, f"{swap} refused although a kind plan exists"
+
+
+# -- inside a block, and between blocks ------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6))
+def test_moves_inside_a_block_are_the_rules_engine_s(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    legal = set(position.legal_moves())
+    for blk, cells in enumerate(planner.blocks):
+        cont = tuple(board.start[c] for c in cells)
+        mine = {Swap(cells[p], cells[q]) for p, q in planner.block_moves(blk, cont)}
+        engine = {s for s in legal if isinstance(s, Swap) and s.a in cells and s.b in cells}
+        assert mine == engine, f"block {GAME.blocks[blk]}"
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6))
+def test_every_exchange_replays_through_the_rules_engine_and_gains_what_it_says(
+        number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    if position.stranded_kinds():
+        return
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, depth=2)
+    before = planner.out(board.start)
+    for end, (gain, swaps) in planner.exchanges(board.start).items():
+        replayed = position
+        for p, q in swaps:
+            replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+        assert bytes(_Board(replayed).start) == end
+        assert planner.out(end) == before - gain
+        assert gain >= 0
+        assert not replayed.stranded_kinds()
+
+
+# -- the planner ---------------------------------------------------------------------------------
+
+
+def test_the_planner_wins_positions_near_the_goal() -> None:
+    for deal, steps, seed in ((1, 10, 0), (2, 20, 1)):
+        position = _near_goal(deal, steps, seed)
+        assert not position.is_won()
+        solution = solve(position, time_limit=None, node_limit=20_000)  # replayed by the rules engine
+        assert solution.status == "won", (deal, steps, seed, solution.stats)
+        assert len(solution.moves) <= 2 * steps
+
+
+def test_a_gathered_position_only_needs_the_block_sorts() -> None:
+    position = _near_goal(5, 15, 3)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    gathered = planner.gather(board.start, _Budget(None, 5000))
+    assert gathered is not None
+    _path, end = gathered
+    assert planner.out(end) == 0
+    for cell, card in enumerate(end):
+        assert board.block[board.target[card]] == board.block[cell]
+
+
+def test_a_fresh_deal_is_not_claimed_won_or_lost_when_the_gather_stalls() -> None:
+    position = _deal(2)
+    solution = solve(position, time_limit=None, node_limit=15)
+    assert solution.status in ("won", "unknown")
+    if solution.status == "unknown":
+        assert solution.moves == []
