@@ -16,14 +16,17 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   The eta term answers the move rule: a card can only land beside a rank-neighbour, so positions
   where cards touch their neighbours keep moves open for *both* cards of a swap. Children are
   pushed lazily (parent + move), their eta term estimated and corrected when they are popped
-  (or computed exactly for each child, where that measured better). States are deduplicated.
+  (or computed exactly for each child, where that measured better: only the moved cards'
+  rank-neighbours can change). States are deduplicated.
 * **A plan per layout** (:func:`plan_for`): ``gather`` every card into its region, then ``sort``
   each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
   and the minors to the two halves of the bottom block (the lone cell is a free buffer: any card
   may enter it, so gathering is cheap), then each region is a small, independent puzzle. Path in
   Shadow (52/56 cards): the two halves of the grid. Forest of Arden: a short whole-board search,
-  then gather every card into the cells of its goal group (its suit, or the trumps) and sort each
-  group's cells. Path 36 and Pattern: the whole board.
+  then the chain: gather the cards of the first goal group (a suit, or the trumps: a run of cells
+  along the snake) into its cells, sort and freeze them, then the next group from the cells left;
+  when the steps after a gathering stall, the gathering goes on to its next solution (backtracking).
+  Path 36 and Pattern: the whole board.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
@@ -189,8 +192,6 @@ class Setting:
     alpha: float = 1.0
     #: Weigh the eta term exactly for every child (slower) instead of estimating it until popped.
     exact: bool = False
-    #: Give up an attempt after this many expansions without a state nearer the goal (0: never).
-    patience: int = 0
     #: Only swaps that move a card out of place (as the end game; fewer children to weigh).
     focus: bool = False
 
@@ -232,9 +233,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     counter = 0
     expanded = 0
     tolerance = 0.5 * weight
-    best_near, best_idx, best_when = n + 1, 0, 0
-    gap = 0  # the longest run of expansions without a state nearer the goal
-    patience = s.patience
+    best_near, best_idx = n + 1, 0
 
     def trace(i: int) -> list[tuple[int, int]]:
         path = []
@@ -285,14 +284,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             idx = 0
         nearness = wrong if sort_groups_only else bound
         if nearness < best_near:
-            if expanded - best_when > gap:
-                gap = expanded - best_when
-            best_near, best_idx, best_when = nearness, idx, expanded
-        elif patience and expanded - best_when > patience:
-            break  # no state nearer the goal for too long: give up this attempt
+            best_near, best_idx = nearness, idx
         if done:
-            if best is not None:
-                best["gap"] = gap
             return trace(idx), key, expanded
         if expanded >= node_limit:
             break
@@ -345,8 +338,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
         best["near"] = best_near
-        best["when"] = best_when  # states expanded when it was first reached
-        best["gap"] = gap
     return None, start, expanded
 
 
@@ -471,8 +462,6 @@ GROWTH = 2.0
 ENDGAME_NEAR = 16
 ENDGAME_WEIGHT = 2.0
 ENDGAME_NODES = 4000
-#: The end game's patience (see ``Setting.patience``; 0: none).
-ENDGAME_PATIENCE = 0
 
 
 def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
@@ -504,7 +493,7 @@ def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budge
             continue
         if best and 0 < best["near"] <= ENDGAME_NEAR:
             # the search came close and stalled: finish with a focused search from there
-            s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None, patience=ENDGAME_PATIENCE)
+            s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None)
             nodes = budget.left(s.nodes)
             if nodes > 0:
                 tail, end, used = _search(board, best["at"], s, budget.deadline, nodes, focus=True, **kw)
