@@ -195,6 +195,13 @@ class _Search:
         #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
         self.rule_memos: list[dict[int, list[tuple[int, int]]]] = [{} for _ in t.classes]
         self.shift = n + m
+        #: Per cursor: the locations before the stock top's (the pyramid and the waste places).
+        self.before_cursor = [(1 << (n + c)) - 1 for c in range(m + 1)]
+        #: Per value (up to twice the target): the locations of the cards with that value.
+        self.value_masks = [0] * (2 * t.target + 1)
+        for loc, v in enumerate(t.value):
+            if loc >= n or position.pyramid[loc] is not None:
+                self.value_masks[v] |= 1 << loc
 
     # -- the matching bound --------------------------------------------------------------------
 
@@ -654,13 +661,12 @@ class _Subgame:
     no limit (see :meth:`won`)."""
 
     def __init__(self, search: _Search, classes: tuple[int, ...]) -> None:
-        n = search.n
         mask = 0
         for k in classes:
             mask |= search.class_places[k]
         self.mask = mask
-        self.value = value = search.value
-        self.target = target = search.target
+        self.value = search.value
+        self.target = search.target
         self.pyramid_mask = pyramid_mask = mask & search.pfull
         self.pyramid = _bits(pyramid_mask)
         #: Per pyramid card of these classes: the cards of these classes resting on it.
@@ -671,22 +677,11 @@ class _Subgame:
         self.goal = pyramid_mask if search.relaxed else mask
         self.relaxed = search.relaxed
         #: Per cursor of the real game: the first place of this game's talon at or after it.
-        first: list[int] = []
-        self.first = first
-        j = 0
-        for c in range(search.m + 1):
-            while j < len(talon) and talon[j] < n + c:
-                j += 1
-            first.append(j)
+        self.first = [(self.talon_mask & before).bit_count() for before in search.before_cursor]
         #: Per place of this game's talon: the talon cards before it (the waste, as location bits).
-        below = [0]
-        self.below = below
-        for x in talon:
-            below.append(below[-1] | 1 << x)
+        self.below = [((1 << x) - 1) & self.talon_mask for x in talon] + [self.talon_mask]
         #: Per value: the cards of these classes with that value (location bits).
-        self.rank_mask = [0] * (2 * target + 1)
-        for x in self.pyramid + talon:
-            self.rank_mask[value[x]] |= 1 << x
+        self.rank_mask = [cards & mask for cards in search.value_masks]
         #: Per set of removed pyramid cards (of these classes): see :meth:`_exposed`.
         self.exposed: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
         #: On the last pass: results by removed cards and stock place; and per set of removed cards,
