@@ -2,10 +2,11 @@
 
     python benchmarks/amber_survey.py [--layouts path-36 ...] [--deals 1-1000] [--time-limit 60]
 
-The seed texts claim every deal of every Amber layout can be won. A deal listed as "not won" is
-only a deal the solver did not win in its time limit (the solver proves no loss): a candidate
-counter-example to look at, not a proof. Every won solution is replayed by the rules engine.
-Runs in one process (the machine is shared); prints a line per layout as it goes.
+The seed texts claim every deal of every Amber layout can be won. A deal listed as "proved lost"
+is a counter-example with its reason (a block dealt no card of a kind its goal needs: see
+docs/rules.md). A deal listed as "not won" is only a deal the solver did not win in its time
+limit (its search proves no loss): a candidate to look at, not a proof. Every won solution is
+replayed by the rules engine. Runs in one process (the machine is shared); prints a line per layout as it goes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.layouts:
         game = get_game(name)
         not_won: list[int] = []
+        lost: list[int] = []
         seconds: list[float] = []
         ratios: list[float] = []
         t_start = time.perf_counter()
@@ -46,14 +48,18 @@ def main(argv: list[str] | None = None) -> int:
             if solution.status == "won":
                 bound = position.lower_bound()
                 ratios.append(len(solution.moves) / bound if bound else 1.0)
+            elif solution.status == "lost":
+                lost.append(number)
+                print(f"  {name}: deal {number} PROVED LOST: {solution.stats.get('reason')}", flush=True)
             else:
                 not_won.append(number)
                 print(f"  {name}: deal {number} NOT WON in {seconds[-1]:.1f} s ({solution.stats.get('nodes')} nodes)",
                       flush=True)
             if args.progress and i % args.progress == 0:
                 print(f"  {name}: {i} deals, {len(not_won)} not won so far", flush=True)
-        won = len(args.deals) - len(not_won)
-        print(f"{name}: {won}/{len(args.deals)} won; not won: {' '.join(map(str, not_won)) or 'none'}; "
+        won = len(args.deals) - len(not_won) - len(lost)
+        print(f"{name}: {won}/{len(args.deals)} won; proved lost: {len(lost)} ({' '.join(map(str, lost)) or 'none'}); "
+              f"not won in time: {' '.join(map(str, not_won)) or 'none'}; "
               f"median {statistics.median(seconds):.2f} s, p95 {percentile(seconds, 0.95):.2f} s, "
               f"max {max(seconds):.2f} s; median length/bound "
               f"{statistics.median(ratios) if ratios else float('nan'):.2f}; "
