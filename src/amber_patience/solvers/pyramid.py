@@ -74,7 +74,15 @@ from . import Solution
 _UNLIMITED = -1
 
 #: Subgames with at most this many recycles left are decided exactly; with more, as if with no limit.
+#: (At the search nodes: only after ``NODE_EXACT_FROM`` nodes.)
 _EXACT_RECYCLES = 1
+
+#: Search nodes after which the subgames checked at the nodes are decided exactly with a recycle left.
+NODE_EXACT_FROM = 10_000
+
+#: Nodes of the dive (a first search with no subgame checks, before the subgames at the root), by
+#: relaxed, then by whether a recycle is left at the root.
+DIVE_NODES = {False: {False: 0, True: 100}, True: {False: 0, True: 0}}
 
 
 
@@ -89,6 +97,10 @@ def _meet(masks: list[int], slots: int) -> int:
 
 class _OutOfBudget(Exception):
     pass
+
+
+class _DiveOver(Exception):
+    """The dive (the first search, with no subgame checks) spent its nodes."""
 
 
 @dataclass
@@ -152,6 +164,14 @@ class _Search:
         self.unlimited = game.passes is None
         self.deadline = deadline
         self.node_limit = node_limit
+        #: The node count at which the dive ends (``None``: not diving).
+        self.dive_end: int | None = None
+        #: Subgames at the nodes are decided exactly with at most this many recycles left: none at
+        #: first (cheap checks, enough for most deals), :data:`_EXACT_RECYCLES` after ``exact_from`` nodes.
+        self.node_exact = 0
+        self.exact_from = NODE_EXACT_FROM
+        self.stop_at = 0
+        self.set_stop()
         self.nodes = 0
         self.pruned = 0
         self.failed: dict[int, int] = {}
@@ -384,6 +404,19 @@ class _Search:
         if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
             return False
+        # The dive: a search with no subgame checks (cheap nodes) that often finds a win at once
+        # when a recycle is left. It is exact, only slower, so the states it proves lost stay in the
+        # memo; once it has spent its nodes, the subgames are set up and the search starts again.
+        dive = DIVE_NODES[self.relaxed][recycles != 0]
+        if dive:
+            self.dive_end = self.nodes + dive
+            self.set_stop()
+            try:
+                return self.dfs(pmask, tmask, cursor, recycles)
+            except _DiveOver:
+                self.moves.clear()
+            self.dive_end = None
+            self.set_stop()
         # The subgames of every two and then every three rank classes (a pair's is a relaxation of
         # that of each triple holding it, and smaller): any one lost and the position is lost.
         removed = pmask | tmask << self.n
@@ -397,6 +430,27 @@ class _Search:
                     self.subgames.append((sum(1 << k for k in classes), game))
         return self.dfs(pmask, tmask, cursor, recycles)
 
+    def set_stop(self) -> None:
+        """The node count at which :meth:`over` is next called: the node limit, the end of the
+        dive, or where the subgames at the nodes become exact with a recycle left."""
+        stop = self.node_limit if self.node_limit is not None else 1 << 62
+        if self.dive_end is not None:
+            stop = min(stop, self.dive_end)
+        if self.node_exact < _EXACT_RECYCLES:
+            stop = min(stop, self.exact_from)
+        self.stop_at = stop
+
+    def over(self) -> None:
+        """The search has spent the nodes of a phase."""
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _OutOfBudget
+        if self.dive_end is not None and self.nodes > self.dive_end:
+            raise _DiveOver
+        # A long search: the subgames at the nodes are now decided exactly with a recycle left
+        # (dearer checks that refuse more where the winning line needs the later passes).
+        self.node_exact = _EXACT_RECYCLES
+        self.set_stop()
+
     def dfs(self, pmask: int, tmask: int, cursor: int, recycles: int) -> bool:
         """Whether the state wins. A node stands for the state and every state that drawing and
         recycling reach from it: its children are the removals possible anywhere along the stock,
@@ -409,8 +463,8 @@ class _Search:
         if self.failed.get(key, -1) >= score:
             return False
         self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _OutOfBudget
+        if self.nodes > self.stop_at:
+            self.over()
         if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
             raise _OutOfBudget
 
@@ -593,7 +647,7 @@ class _Search:
                 # (Most checks are answered by the subgame's memo: looked up here.)
                 if last_pass:
                     known = game.known.get((removed & game.mask) << 5 | game.first[cursor])
-                elif recycles < 0 or recycles > _EXACT_RECYCLES:
+                elif recycles < 0 or recycles > self.node_exact:
                     known = game.known_any.get(removed & game.mask)
                 else:
                     mine, talon, s = removed & game.mask, game.talon, game.first[cursor]
@@ -601,7 +655,7 @@ class _Search:
                         s += 1
                     known = game.known_passes.get((mine << 5 | s) << 5 | recycles)
                 if known is None:
-                    known = game.won(removed, game.first[cursor], recycles)
+                    known = game.won(removed, game.first[cursor], recycles, self.node_exact)
                 if not known:
                     self.pruned += 1
                     if i:  # the next child is likely refused by the same one: it goes first
@@ -693,7 +747,7 @@ class _Subgame:
         #: With no limit on the recycles: results by removed cards.
         self.known_any: dict[int, bool] = {}
 
-    def won(self, removed: int, s: int, recycles: int = 0) -> bool:
+    def won(self, removed: int, s: int, recycles: int = 0, exact: int = _EXACT_RECYCLES) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
         (location bits, only those of these classes count), the stock top at place ``s`` of its
         talon and ``recycles`` left (``_UNLIMITED`` for no limit). With a recycle left, the answer is
@@ -704,7 +758,7 @@ class _Subgame:
         removed &= self.mask
         if removed & self.goal == self.goal:
             return True
-        if recycles and (recycles < 0 or recycles > _EXACT_RECYCLES
+        if recycles and (recycles < 0 or recycles > exact
                          or recycles >= (self.mask & ~removed).bit_count() // 2):
             return self._won_any(removed)
         talon = self.talon
