@@ -738,8 +738,9 @@ class _Subgame:
         self.rank_mask = [cards & mask for cards in search.value_masks]
         #: Per set of removed pyramid cards (of these classes): see :meth:`_exposed`.
         self.exposed: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
-        #: On the last pass: results by removed cards and stock place; and per set of removed cards,
-        #: the earliest stock place known to fail (every later one fails too: drawing leads there).
+        #: On the last pass: the states known won (by removed cards and stock place); and per set of
+        #: removed cards, the earliest stock place known to fail (every later one fails too: drawing
+        #: leads there).
         self.known: dict[int, bool] = {}
         self.failed: dict[int, int] = {}
         #: With recycles left: results by removed cards, stock place and recycles left.
@@ -865,15 +866,18 @@ class _Subgame:
         return False
 
     def _won(self, removed: int, s: int) -> bool:
-        """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end)."""
-        known = self.known
-        known_get = known.get
-        key = removed << 5 | s
-        result = known_get(key)
-        if result is not None:
-            return result
-        if self.failed.get(removed, 99) <= s:
+        """:meth:`won` for a stock top at place ``s`` of a card not removed (or the end). Won
+        states are remembered in ``known``, lost ones only in ``failed`` (the earliest stock place
+        lost for the cards removed: every later one is lost too)."""
+        failed = self.failed
+        failed_get = failed.get
+        lost_from = failed_get(removed, 99)
+        if lost_from <= s:
             return False
+        known = self.known
+        key = removed << 5 | s
+        if key in known:
+            return True
         goal, talon, value, won = self.goal, self.talon, self.value, self._won
         pyramid_removed = removed & self.pyramid_mask
         info = self.exposed.get(pyramid_removed)
@@ -881,14 +885,11 @@ class _Subgame:
             info = self.exposed[pyramid_removed] = self._exposed(pyramid_removed)
         pairs, partners = info
         # Removals: pyramid pairs, then the waste top with a pyramid card, then the stock top with the
-        # waste top or a pyramid card; then drawing.
+        # waste top or a pyramid card; then drawing. (A child lost for its stock place is skipped
+        # before the call.)
         for cards in pairs:
             state = removed | cards
-            if state & goal == goal:
-                known[key] = True
-                return True
-            result = known_get(state << 5 | s)
-            if result or (result is None and won(state, s)):
+            if state & goal == goal or (failed_get(state, 99) > s and won(state, s)):
                 known[key] = True
                 return True
         waste = self.below[s] & ~removed
@@ -897,42 +898,33 @@ class _Subgame:
             vu = value[under]
             for p in partners.get(vu, ()):
                 state = removed | 1 << under | 1 << p
-                if state & goal == goal:
-                    known[key] = True
-                    return True
-                result = known_get(state << 5 | s)
-                if result or (result is None and won(state, s)):
+                if state & goal == goal or (failed_get(state, 99) > s and won(state, s)):
                     known[key] = True
                     return True
         else:
             vu = under = -self.target
-        if s < len(talon):
+        size = len(talon)
+        if s < size:
             top = talon[s]
             after = s + 1
-            while after < len(talon) and removed >> talon[after] & 1:
+            while after < size and removed >> talon[after] & 1:
                 after += 1
             vt = value[top]
             for p in partners.get(vt, ()) if vu + vt != self.target else (under, *partners.get(vt, ())):
                 state = removed | 1 << top | 1 << p
-                if state & goal == goal:
-                    known[key] = True
-                    return True
-                result = known_get(state << 5 | after)
-                if result or (result is None and won(state, after)):
+                if state & goal == goal or (failed_get(state, 99) > after and won(state, after)):
                     known[key] = True
                     return True
             # Drawing: when every card must go, the waste cards of the drawn card's rank each need a
             # partner out of the waste (two waste cards never pair).
-            hidden = self.below[after] & ~removed
-            if self.relaxed or (hidden & self.rank_mask[vt]).bit_count() <= (self.rank_mask[self.target - vt]
-                                                                              & ~removed & ~hidden).bit_count():
-                result = known_get(removed << 5 | after)
-                if result or (result is None and won(removed, after)):
+            if lost_from > after:
+                hidden = self.below[after] & ~removed
+                if (self.relaxed or (hidden & self.rank_mask[vt]).bit_count()
+                        <= (self.rank_mask[self.target - vt] & ~removed & ~hidden).bit_count()) and won(removed, after):
                     known[key] = True
                     return True
-        known[key] = False
-        if self.failed.get(removed, 99) > s:
-            self.failed[removed] = s
+        if failed_get(removed, 99) > s:
+            failed[removed] = s
         return False
 
     def _exposed(self, pyramid_removed: int) -> tuple[list[int], dict[int, list[int]]]:
