@@ -517,34 +517,29 @@ class _Search:
         if recycles != 0 and rest:
             walks.append((1, rest, -1))
         for offset, bits, under in walks:
-            while True:
-                if bits:
-                    low = bits & -bits
-                    bits ^= low
-                    x = n + low.bit_length() - 1
-                    place = x - n
-                else:
-                    x, place = -1, m  # the stock is empty: only the waste top
+            if under >= 0:  # the waste top, with the first stock card (or none) at the stock top
+                chance = (offset, (bits & -bits).bit_length() - 1 if bits else m)
+                vu = value[under]
+                for p in partners.get(vu, ()):
+                    setdefault((p, under), chance)
+            else:
+                vu = -target
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                place = low.bit_length() - 1
+                x = n + place
                 chance = (offset, place)
-                if under >= 0:
-                    vu = value[under]
-                    if vu == target:
-                        setdefault((under,), chance)
-                    for p in partners.get(vu, ()):
-                        setdefault((p, under), chance)
-                if x < 0:
-                    break
                 vx = value[x]
                 if vx == target:
                     setdefault((x,), chance)
-                    if not bits:
-                        break
                     continue  # a king is removed when it comes up, never drawn
                 for p in partners.get(vx, ()):
                     setdefault((p, x), chance)
-                if under >= 0 and value[under] + vx == target:
+                if vu + vx == target:
                     setdefault((under, x), chance)
-                under = x
+                # (x's pairs with the pyramid as the waste top were all found just now, as the stock top.)
+                under, vu = x, vx
                 # On the last pass, every removal further on is made after drawing x (and the
                 # kings before it), so it is reached from the state after that draw: if that
                 # state is lost (x's class has no matching), so are they all.
@@ -559,8 +554,6 @@ class _Search:
                         known = memo[class_key] = self._class_ok(k, pmask, tmask, place + 1, 0)
                     if not known:
                         break
-                if not bits:
-                    break
         # Chances were found in order of (pass offset, place): the dictionary keeps that order.
         child = self.child
         for locs, (offset, place) in chances.items():
