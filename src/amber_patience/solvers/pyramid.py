@@ -738,6 +738,9 @@ class _Subgame:
         self.failed: dict[int, int] = {}
         #: With recycles left: results by removed cards, stock place and recycles left.
         self.known_passes: dict[int, bool] = {}
+        #: With recycles left: per set of removed cards, the best score (recycles left, then how
+        #: early the stock top is) known to lose; every state with a lower one loses too.
+        self.failed_passes: dict[int, int] = {}
         #: With no limit on the recycles: results by removed cards.
         self.known_any: dict[int, bool] = {}
 
@@ -768,6 +771,11 @@ class _Subgame:
         result = known.get(key)
         if result is not None:
             return result
+        # Lost with the same cards left and no fewer recycles or an earlier stock top (drawing and
+        # recycling lead from there to here): lost.
+        score = r << 6 | 63 - s
+        if self.failed_passes.get(removed, -1) >= score:
+            return False
         goal, talon, value, target = self.goal, self.talon, self.value, self.target
         size = len(talon)
         pyramid_removed = removed & self.pyramid_mask
@@ -802,7 +810,10 @@ class _Subgame:
                 while removed >> talon[first] & 1:
                     first += 1
                 result = self._won_passes(removed, first, r - 1) if r > 1 else self._won(removed, first)
-        known[key] = result
+        if result:
+            known[key] = True
+        elif self.failed_passes.get(removed, -1) < score:
+            self.failed_passes[removed] = score
         return result
 
     def _won_any(self, removed: int) -> bool:
