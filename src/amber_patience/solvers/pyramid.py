@@ -608,6 +608,10 @@ class _Search:
                         classes.append(k)
         if offset:
             touched = -1
+        if recycles < 0 or recycles > self.node_exact:
+            # Subgames decided as if with no limit on the recycles: only their cards removed matter,
+            # and those changed only in the removed pair's class (the parent passed the others).
+            touched = 1 << first if first >= 0 else 0
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
