@@ -592,26 +592,6 @@ class _Search:
         # The cards drawn on the way: kings are removed, the others go to the waste.
         drawn = ~tmask & ((1 << place) - 1) & ~((1 << cursor) - 1)
         tmask |= drawn & kings
-        klass = self.klass
-        first = klass[locs[0]]
-        classes = [first]
-        last_pass = recycles == 0
-        # The classes whose cards moved: the removed pair's, those of the cards drawn, and after a
-        # recycle every class (its stock and waste changed).
-        touched = 1 << first if first >= 0 else 0
-        drawn &= ~kings
-        if drawn:
-            for k, where in enumerate(self.talon_classes):
-                if drawn & where and k != first:
-                    touched |= 1 << k
-                    if last_pass:
-                        classes.append(k)
-        if offset:
-            touched = -1
-        if recycles < 0 or recycles > self.node_exact:
-            # Subgames decided as if with no limit on the recycles: only their cards removed matter,
-            # and those changed only in the removed pair's class (the parent passed the others).
-            touched = 1 << first if first >= 0 else 0
         for loc in locs:
             if loc < n:
                 pmask |= 1 << loc
@@ -621,6 +601,26 @@ class _Search:
         cursor = (rest & -rest).bit_length() - 1 if rest else m
         if self.failed.get(pmask << m | tmask, -1) >= (0 if self.unlimited else recycles * (m + 1) + m - cursor):
             return False
+        first = self.klass[locs[0]]
+        classes = [first]
+        last_pass = recycles == 0
+        # The classes whose cards moved: the removed pair's, those of the cards drawn, and after a
+        # recycle every class (its stock and waste changed).
+        touched = 1 << first if first >= 0 else 0
+        if recycles < 0 or recycles > self.node_exact:
+            # Subgames decided as if with no limit on the recycles: only their cards removed matter,
+            # and those changed only in the removed pair's class (the parent passed the others).
+            pass
+        else:
+            drawn &= ~kings
+            if drawn:
+                for k, where in enumerate(self.talon_classes):
+                    if drawn & where and k != first:
+                        touched |= 1 << k
+                        if last_pass:
+                            classes.append(k)
+            if offset:
+                touched = -1
         removed = pmask | tmask << n
         span, shift = self.waste_span[cursor], self.shift
         places, memos = self.class_places, self.class_memos
