@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -539,6 +540,68 @@ def test_solver_agrees_with_brute_force_on_small_random_tables(data: st.DataObje
     position = small_table(data)
     won = brute_force(position)
     assert pyramid_solve(position, time_limit=None).status == ("won" if won else "lost")
+
+
+@pytest.mark.parametrize(("dive", "exact_from"), [(0, 10_000), (0, 0), (2, 0), (2, 3)])
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_solver_phases_agree_with_brute_force_on_small_random_tables(dive: int, exact_from: int,
+                                                                     data: st.DataObject) -> None:
+    # The dive (a first search with no subgame checks, whose lost states the search keeps) and the
+    # switch to subgames decided exactly with a recycle left after some nodes change only the
+    # speed: with no dive or a dive cut short, and exact subgames from the start or after a few
+    # nodes, the solver must still agree with exhaustive search, and its wins must replay.
+    from amber_patience.solvers import pyramid as module
+
+    position = small_table(data)
+    dives = {False: {False: dive, True: dive}, True: {False: dive, True: dive}}
+    with mock.patch.object(module, "DIVE_NODES", dives), mock.patch.object(module, "NODE_EXACT_FROM", exact_from):
+        solution = checked_solve(position, time_limit=None)
+    assert solution.status == ("won" if brute_force(position) else "lost")
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_a_subgame_of_every_rank_class_is_the_game_itself(data: st.DataObject) -> None:
+    # Cut down to every rank class, a subgame is the whole game (kings go as soon as they are
+    # available, which never hurts), so on small tables (no pass, one recycle or no limit left:
+    # the cases it decides exactly) its answer must be exhaustive search's. This checks the exact
+    # subgame searches themselves, their memos and dominance included.
+    from amber_patience.solvers.pyramid import _Search, _Subgame
+
+    position = small_table(data)
+    search = _Search(position, None, None)
+    game = _Subgame(search, tuple(range(len(search.t.classes))))
+    removed = search.start_pmask
+    assert game.won(removed, game.first[search.start_cursor], search.start_recycles) == brute_force(position)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_subgame_of_every_rank_class_is_the_game_itself_on_late_positions(seed: int) -> None:
+    # The same on late positions of real deals with one recycle or none left, from winning lines
+    # and then random moves (bigger than the small tables: the memos and the dominance of the
+    # subgames with a recycle left come into play). Both answers must occur.
+    from amber_patience.solvers.pyramid import _Search, _Subgame
+
+    rnd = random.Random(seed)
+    answers = []
+    for name, options in [("pyramid-36", {"passes": 2}), ("pyramid-36", {"passes": 2, "relaxed": True}),
+                          ("pyramid-52", {"passes": 2})]:
+        game = get_game(name, **options)
+        number, line = winning_line(name, tuple(sorted(options.items())))
+        for _ in range(10):
+            position = game.deal(number)
+            for move in line[:rnd.randint(len(line) // 3, len(line))]:
+                position = position.play(move)
+            while position.legal_moves() and (len(position.cards_left()) > 14 or rnd.random() < 0.3):
+                moves = position.legal_moves()
+                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            search = _Search(position, None, None)
+            whole = _Subgame(search, tuple(range(len(search.t.classes))))
+            won = whole.won(search.start_pmask, whole.first[search.start_cursor], search.start_recycles)
+            assert won == brute_force(position), position.to_json()
+            answers.append(won)
+    assert True in answers and False in answers
 
 
 @pytest.mark.parametrize("seed", range(3))
