@@ -1,6 +1,6 @@
 """Benchmark of Pattern of Amber's planner (``solvers/amber_pattern.py``), in node counts and CPU time.
 
-    python benchmarks/pattern_solver.py [--deals 1-20] [--nodes 300] [--near 10,20,40,80]
+    python benchmarks/pattern_solver.py [--deals 1-20] [--nodes 300] [--near 10,20,30,60]
 
 Two figures:
 
@@ -34,8 +34,10 @@ def parse_range(text: str) -> list[int]:
     return list(range(int(lo), int(hi or lo) + 1))
 
 
-def near_goal(game: AmberGame, deal: int, steps: int, seed: int) -> AmberPosition:
-    """``steps`` legal swaps back from the goal: swap two cards that both touch a rank-neighbour."""
+def near_goal(game: AmberGame, deal: int, steps: int, seed: int, tries: int = 200_000) -> tuple[AmberPosition, int]:
+    """Up to ``steps`` legal swaps back from the goal (swap two cards that both touch a
+    rank-neighbour), and how many were made: random swaps back soon leave no card beside a
+    neighbour (about 30 swaps), and then none can be made."""
     start = game.deal(deal)
     rng = random.Random(seed)
     cards = list(start.goal)
@@ -45,7 +47,8 @@ def near_goal(game: AmberGame, deal: int, steps: int, seed: int) -> AmberPositio
         return any(cards[n] in game.deck.neighbours(cards[cell]) for n in game.adjacent[cell])
 
     done = 0
-    while done < steps:
+    while done < steps and tries > 0:
+        tries -= 1
         a, b = rng.sample(movable, 2)
         if not (happy(a) and happy(b)):
             continue
@@ -55,14 +58,14 @@ def near_goal(game: AmberGame, deal: int, steps: int, seed: int) -> AmberPositio
             done += 1
         else:
             cards[a], cards[b] = cards[b], cards[a]
-    return AmberPosition(game, tuple(cards), start.start_cells, None, {})
+    return AmberPosition(game, tuple(cards), start.start_cells, None, {}), done
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
     parser.add_argument("--nodes", type=int, default=300, help="gather expansions per deal (default 300)")
-    parser.add_argument("--near", default="10,20,40,80", help="swaps back from the goal, comma-separated")
+    parser.add_argument("--near", default="10,20,30,60", help="swaps back from the goal, comma-separated")
     args = parser.parse_args(argv)
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
@@ -86,13 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gathered: {sum(1 for x in nearest if x == 0)}/{len(nearest)}; "
               f"median cards left {statistics.median(nearest):g}, fewest {min(nearest)}, most {max(nearest)}")
     print(f"Positions near the goal (node limit {20 * args.nodes}):")
-    print(f"{'swaps back':>10} {'won':>5} {'median length':>13} {'median CPU s':>12}")
+    print(f"{'swaps back':>10} {'made':>8} {'bound':>9} {'won':>5} {'median length':>13} {'median CPU s':>12}")
     for steps in (int(x) for x in args.near.split(",")):
         won = 0
         lengths: list[int] = []
         cpu: list[float] = []
+        made: list[int] = []
+        bounds: list[int] = []
         for deal in (1, 2, 3):
-            position = near_goal(game, deal, steps, deal)
+            position, done = near_goal(game, deal, steps, deal)
+            made.append(done)
+            bounds.append(position.lower_bound())
             t0 = time.process_time()
             solution = solve(position, time_limit=None, node_limit=20 * args.nodes)
             cpu.append(time.process_time() - t0)
@@ -100,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
                 won += 1
                 lengths.append(len(solution.moves))
         length = f"{statistics.median(lengths):g}" if lengths else "-"
-        print(f"{steps:>10} {won:>3}/3 {length:>13} {statistics.median(cpu):>12.1f}", flush=True)
+        print(f"{steps:>10} {','.join(map(str, made)):>8} {','.join(map(str, bounds)):>9} {won:>3}/3 {length:>13} "
+              f"{statistics.median(cpu):>12.1f}", flush=True)
     return 0
 
 

@@ -63,7 +63,9 @@ def _near_goal(deal: int, steps: int, seed: int) -> AmberPosition:
     cards = list(start.goal)
     movable = [c for c in range(len(cards)) if c not in start.start_cells]
     done = 0
-    while done < steps:
+    for _ in range(100_000):
+        if done == steps:
+            break
         a, b = rng.sample(movable, 2)
         if not (_happy(tuple(cards), a) and _happy(tuple(cards), b)):
             continue
@@ -73,6 +75,7 @@ def _near_goal(deal: int, steps: int, seed: int) -> AmberPosition:
             done += 1
         else:
             cards[a], cards[b] = cards[b], cards[a]
+    assert done == steps, f"only {done} swaps back from the goal of deal {deal} could be made"
     return AmberPosition(GAME, tuple(cards), start.start_cells, None, {})
 
 
