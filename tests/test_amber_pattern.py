@@ -8,10 +8,12 @@ Budgets are node limits, so results do not depend on the machine's speed.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from amber_patience.cards import Card
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition, Swap
 from amber_patience.solvers import solve
@@ -50,7 +52,7 @@ def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPositio
     return position
 
 
-def _happy(cards: tuple, cell: int) -> bool:
+def _happy(cards: Sequence[Card], cell: int) -> bool:
     wanted = GAME.deck.neighbours(cards[cell])
     return any(cards[n] in wanted for n in GAME.adjacent[cell])
 
@@ -67,7 +69,7 @@ def _near_goal(deal: int, steps: int, seed: int) -> AmberPosition:
         if done == steps:
             break
         a, b = rng.sample(movable, 2)
-        if not (_happy(tuple(cards), a) and _happy(tuple(cards), b)):
+        if not (_happy(cards, a) and _happy(cards, b)):
             continue
         cards[a], cards[b] = cards[b], cards[a]
         position = AmberPosition(GAME, tuple(cards), start.start_cells, None, {})

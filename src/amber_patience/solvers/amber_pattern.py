@@ -18,8 +18,8 @@
   block) brings every card into its block; then each block is sorted with only its own cells
   moving (``solvers/amber.py``'s region search).
 
-What it does not do (yet): win fresh deals. The gather stalls with 3 to 35 cards outside their
-block (measured in ``docs/solver-pattern.md``); positions near the goal are won.
+What it does not do (yet): win fresh deals. On deals 1-20 the gather stalls with 4 to 37 cards
+still to move (measured in ``docs/solver-pattern.md``); positions near the goal are won.
 """
 
 from __future__ import annotations
