@@ -465,7 +465,7 @@ def test_waste_bound_a_card_under_a_pyramid_card_that_needs_the_waste() -> None:
     stuck = table("pyramid-52", rows, stock=["As", "4h"], waste=["8d", "Qh"])
     solution = pyramid_solve(stuck, time_limit=None)
     assert solution.status == "lost" and not brute_force(stuck)
-    assert solution.stats["nodes"] == 0 and solution.stats["pruned"] == 1
+    assert solution.stats["nodes"] == 0 and solution.stats["pruned"] == 1 and solution.stats["at_root"]
     # The same cards with 8d on top of Qh: 4h+9d, As+Qd, 5c+8d, Ac+Qh.
     free = table("pyramid-52", rows, stock=["As", "4h"], waste=["Qh", "8d"])
     solution = checked_solve(free, time_limit=None)

@@ -174,6 +174,8 @@ class _Search:
         self.set_stop()
         self.nodes = 0
         self.pruned = 0
+        #: Refused at the root by the bounds or a subgame (the dive's nodes aside).
+        self.at_root = False
         self.failed: dict[int, int] = {}
         t = self.t
         self.pfull = (1 << t.n) - 1
@@ -400,9 +402,11 @@ class _Search:
         for k in range(len(t.classes)):
             if not self.class_ok(k, pmask, tmask, cursor, recycles):
                 self.pruned += 1
+                self.at_root = True
                 return False
         if recycles == 0 and not self.waste_ok(pmask, tmask, cursor):
             self.pruned += 1
+            self.at_root = True
             return False
         # The dive: a search with no subgame checks (cheap nodes) that often finds a win at once
         # when a recycle is left. It is exact, only slower, so the states it proves lost stay in the
@@ -425,6 +429,7 @@ class _Search:
                 game = _Subgame(self, classes)
                 if not game.won(removed, game.first[cursor], recycles):
                     self.pruned += 1
+                    self.at_root = True
                     return False
                 if size == 3:  # (also checked at every node)
                     self.subgames.append((sum(1 << k for k in classes), game))
@@ -983,7 +988,8 @@ def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: in
         status = "won" if position.is_won() or search.run() else "lost"
     except _OutOfBudget:
         status = "unknown"
-    stats.update(nodes=search.nodes, pruned=search.pruned, seconds=round(time.monotonic() - start, 6))
+    stats.update(nodes=search.nodes, pruned=search.pruned, at_root=search.at_root,
+                 seconds=round(time.monotonic() - start, 6))
     moves = list(reversed(search.moves)) if status == "won" else []
     return Solution(status, moves, stats)  # type: ignore[arg-type]
 
