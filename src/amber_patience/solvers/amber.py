@@ -539,9 +539,22 @@ SHORTEN_DEPTH = 3
 
 
 def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Shorten a solution (every change is checked with the move rule and keeps the end position):
+    pairs of swaps that cancel out (:func:`_cancel_pairs`), local splices (:func:`_splice`) and
+    windows re-joined by a small search (:func:`_rejoin_windows`), again while it gets shorter."""
+    while True:
+        length = len(path)
+        path = _cancel_pairs(board, path, deadline)
+        path = _splice(board, path, deadline)
+        path = _rejoin_windows(board, path, deadline)
+        if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
+            return path
+
+
+def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Cut detours out of a solution: where the position after move ``j`` differs from the
-    position after move ``i`` in at most four cells and fewer legal swaps among those cells join
-    them, splice those in. Every splice is checked with the move rule."""
+    position after move ``i`` in at most ``SHORTEN_CELLS`` cells and fewer legal swaps among those
+    cells join them, splice those in. Every splice is checked with the move rule."""
     states = [board.start]
     cur = list(board.start)
     for p, q in path:
@@ -619,6 +632,185 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
                     nxt.append((key, sub + [(a, b)]))
         frontier = nxt
     return None
+
+
+#: Re-joining windows: a window of at most ``REJOIN_SWAPS`` swaps that touches at most ``REJOIN_CELLS``
+#: cells is replaced by a shorter legal sequence of swaps among the cells it touches, found by a
+#: depth-first search bounded by the permutation bound between its two ends, with at most
+#: ``REJOIN_NODES`` states per window.
+REJOIN_SWAPS = 12
+REJOIN_CELLS = 14
+REJOIN_NODES = 300
+
+
+def _relative_bound(start: bytes | bytearray, goal: bytes, cells: list[int]) -> int:
+    """Swaps needed at least to turn ``start`` into ``goal`` when only ``cells`` differ: the
+    cells that differ minus the cycles among them."""
+    where = {goal[c]: c for c in cells}
+    seen: set[int] = set()
+    cycles = 0
+    for c in cells:
+        if c not in seen:
+            cycles += 1
+            while c not in seen:
+                seen.add(c)
+                c = where[start[c]]
+    return len(cells) - cycles
+
+
+def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int,
+            node_cap: int = REJOIN_NODES) -> list[tuple[int, int]] | None:
+    """A legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal`` (which
+    differ only in ``cells``), the shortest such one within ``node_cap`` states, or None.
+
+    Iterative deepening on the permutation bound between the two (every swap changes it by exactly
+    one, so lengths go up in steps of two); swaps that lower it are tried first."""
+    need = _relative_bound(start, goal, cells)
+    if need > most:
+        return None
+    pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    where = {goal[c]: c for c in cells}  # the cell each card of the window ends in
+    legal = board.legal_swap
+    nodes = 0
+    at = bytearray(start)
+    path: list[tuple[int, int]] = []
+
+    def dfs(h: int, limit: int, visited: dict[bytes, int]) -> bool:
+        nonlocal nodes
+        if h == 0:
+            return True
+        nodes += 1
+        if nodes > node_cap:
+            return False
+        g = len(path)
+        # the cycle of every cell of the window in the permutation to ``goal``
+        cyc: dict[int, int] = {}
+        for c in cells:
+            if c not in cyc:
+                k = c
+                while k not in cyc:
+                    cyc[k] = c
+                    k = where[at[k]]
+        inside = [(a, b) for a, b in pairs if cyc[a] == cyc[b]]
+        across = [(a, b) for a, b in pairs if cyc[a] != cyc[b]] if g + h + 2 <= limit else []
+        for group, dh in ((inside, -1), (across, 1)):
+            for a, b in group:
+                if not legal(at, a, b):
+                    continue
+                at[a], at[b] = at[b], at[a]
+                key = bytes(at)
+                if visited.get(key, limit + 1) > g + 1:
+                    visited[key] = g + 1
+                    path.append((a, b))
+                    if dfs(h + dh, limit, visited):
+                        return True
+                    path.pop()
+                at[a], at[b] = at[b], at[a]
+                if nodes > node_cap:
+                    return False
+        return False
+
+    for limit in range(need, most + 1, 2):
+        if dfs(need, limit, {bytes(at): 0}):
+            return path
+        if nodes > node_cap:
+            break
+    return None
+
+
+def _rejoin_windows(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Replace windows of the solution by shorter legal sequences among the cells they touch
+    (:func:`_rejoin`): a card moved aside and moved back later, or a swap across cycles that a
+    few other swaps make unnecessary. Each window must end exactly where it ended, so the rest of
+    the solution replays unchanged."""
+    states = [board.start]
+    cur = bytearray(board.start)
+    for p, q in path:
+        cur[p], cur[q] = cur[q], cur[p]
+        states.append(bytes(cur))
+    i = 0
+    while i < len(path) - 1:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        si = states[i]
+        touched: set[int] = set()
+        spliced = False
+        for j in range(i + 1, min(len(path), i + REJOIN_SWAPS) + 1):
+            touched.update(path[j - 1])
+            if len(touched) > REJOIN_CELLS:
+                break
+            if j - i < 2:
+                continue
+            cells = sorted(touched)
+            sj = states[j]
+            if _relative_bound(si, sj, cells) > j - i - 2:
+                continue
+            sub = _rejoin(board, si, sj, cells, j - i - 2)
+            if sub is None:
+                continue
+            path = path[:i] + sub + path[j:]
+            cur = bytearray(si)
+            new_states = [si]
+            for p, q in sub:
+                cur[p], cur[q] = cur[q], cur[p]
+                new_states.append(bytes(cur))
+            states = states[:i] + new_states + states[j + 1:]
+            spliced = True
+            break
+        if spliced:
+            i = max(0, i - REJOIN_SWAPS)  # the shorter window may open new windows before it
+        else:
+            i += 1
+    return path
+
+
+def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
+    """Whether ``sub`` is legal from ``start`` swap by swap and ends at ``end``."""
+    cur = bytearray(start)
+    for a, b in sub:
+        if not board.legal_swap(cur, a, b):
+            return False
+        cur[a], cur[b] = cur[b], cur[a]
+    return cur == end
+
+
+def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Delete pairs of swaps that undo each other around the swaps between them.
+
+    Swaps are transpositions of cells, so two swaps ``i < j`` cancel out (the position after ``j``
+    is the same without both) when they swap the same two *cards* (the swaps between stay, with
+    the two cards exchanged: a card moved aside and later moved back), or the same two *cells* (the
+    swaps between then take each other's cell of the two). Each candidate is replayed with the move
+    rule and kept only when every swap between stays legal."""
+    changed = True
+    while changed:
+        changed = False
+        states = [board.start]
+        cur = bytearray(board.start)
+        for p, q in path:
+            cur[p], cur[q] = cur[q], cur[p]
+            states.append(bytes(cur))
+        for i, (a, b) in enumerate(path):
+            if deadline is not None and time.perf_counter() > deadline:
+                return path
+            cards = {states[i][a], states[i][b]}
+            for j in range(i + 1, len(path)):
+                c, d = path[j]
+                if (c, d) == (a, b):
+                    swap = {a: b, b: a}
+                    sub = [(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]]
+                elif {states[j][c], states[j][d]} == cards:
+                    sub = path[i + 1:j]
+                else:
+                    continue
+                sub = [(p, q) if p < q else (q, p) for p, q in sub]
+                if _replays(board, states[i], sub, states[j + 1]):
+                    path = path[:i] + sub + path[j + 1:]
+                    changed = True
+                    break
+            if changed:
+                break
+    return path
 
 
 def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
