@@ -54,7 +54,13 @@ What makes it fast:
   triple of classes is decided (most lost deals end there); at every node the triples holding a
   class whose cards moved are decided again from the new state (remembered per subgame). With a
   recycle left a subgame is decided as if the recycles had no limit (then only the cards left
-  matter). With the subgames the waste bound is checked at the root only.
+  matter, so a node checks again only the triples of the removed pair's class); at the root with
+  one recycle left, and at the nodes once a search has spent ``NODE_EXACT_FROM`` nodes, exactly.
+  With the subgames the waste bound is checked at the root only;
+* **a dive** when a recycle is left: before the subgames are set up at the root, a search with no
+  subgame checks (cheap nodes) runs for ``DIVE_NODES`` nodes; most won multi-pass deals are won
+  there at once. It is exact, only slower, so the states it proves lost stay in the memo when it
+  stops and the full search starts.
 """
 
 from __future__ import annotations
