@@ -491,28 +491,20 @@ class _Search:
         stock_top = n + cursor + (ahead & -ahead).bit_length() - 1 if ahead else -1
 
         # Forced: an available king, or a pair of which one card has no other possible partner.
+        forced: tuple[int, ...] | None = None
         if king >= 0:
-            return self.child((king,), 0, cursor, pmask, tmask, cursor, recycles)
-        if waste_top >= 0 and value[waste_top] == target:
-            return self.child((waste_top,), 0, cursor, pmask, tmask, cursor, recycles)
-        if stock_top >= 0 and value[stock_top] == target:
-            return self.child((stock_top,), 0, cursor, pmask, tmask, cursor, recycles)
-        only_partner = self.only_partner
-        vw = value[waste_top] if waste_top >= 0 else -target
-        vs = value[stock_top] if stock_top >= 0 else -target
-        for a in pyramid:
-            for b in pairs_after[a]:
-                if only_partner(a, b, pmask, tmask, cursor, recycles) or only_partner(b, a, pmask, tmask, cursor,
-                                                                                      recycles):
-                    return self.child((a, b), 0, cursor, pmask, tmask, cursor, recycles)
-            va = value[a]
-            for b, vb in ((waste_top, vw), (stock_top, vs)):
-                if va + vb == target and (only_partner(a, b, pmask, tmask, cursor, recycles)
-                                          or only_partner(b, a, pmask, tmask, cursor, recycles)):
-                    return self.child((a, b), 0, cursor, pmask, tmask, cursor, recycles)
-        if vw + vs == target and (only_partner(waste_top, stock_top, pmask, tmask, cursor, recycles)
-                                  or only_partner(stock_top, waste_top, pmask, tmask, cursor, recycles)):
-            return self.child((waste_top, stock_top), 0, cursor, pmask, tmask, cursor, recycles)
+            forced = (king,)
+        elif waste_top >= 0 and value[waste_top] == target:
+            forced = (waste_top,)
+        elif stock_top >= 0 and value[stock_top] == target:
+            forced = (stock_top,)
+        else:
+            forced = self.forced_pair(pyramid, pairs_after, waste_top, stock_top, pmask, tmask, cursor, recycles)
+        if forced is not None:
+            if self.child(forced, 0, cursor, pmask, tmask, cursor, recycles):
+                return True
+            self.failed[key] = score
+            return False
 
         # Every removal, at its first chance: (pass offset, stock top place).
         chances: dict[tuple[int, ...], tuple[int, int]] = dict.fromkeys(pyramid_pairs, (0, cursor))
@@ -572,6 +564,28 @@ class _Search:
                 return True
         self.failed[key] = score
         return False
+
+    def forced_pair(self, pyramid: list[int], pairs_after: dict[int, list[int]], waste_top: int, stock_top: int,
+                    pmask: int, tmask: int, cursor: int, recycles: int) -> tuple[int, int] | None:
+        """An available pair of which one card has no other possible partner (``None`` if none)."""
+        value, target = self.value, self.target
+        only_partner = self.only_partner
+        vw = value[waste_top] if waste_top >= 0 else -target
+        vs = value[stock_top] if stock_top >= 0 else -target
+        for a in pyramid:
+            for b in pairs_after[a]:
+                if only_partner(a, b, pmask, tmask, cursor, recycles) or only_partner(b, a, pmask, tmask, cursor,
+                                                                                      recycles):
+                    return (a, b)
+            va = value[a]
+            for b, vb in ((waste_top, vw), (stock_top, vs)):
+                if va + vb == target and (only_partner(a, b, pmask, tmask, cursor, recycles)
+                                          or only_partner(b, a, pmask, tmask, cursor, recycles)):
+                    return (a, b)
+        if vw + vs == target and (only_partner(waste_top, stock_top, pmask, tmask, cursor, recycles)
+                                  or only_partner(stock_top, waste_top, pmask, tmask, cursor, recycles)):
+            return (waste_top, stock_top)
+        return None
 
     def _pyramid_info(self, pmask: int) -> tuple[list[int], int, dict[int, list[int]], list[tuple[int, int]],
                                                  dict[int, list[int]]]:
