@@ -240,3 +240,112 @@ def test_a_plan_backtracks_to_the_gathers_next_end_position(monkeypatch: pytest.
     calls.clear()
     assert amber_solver._run_plan(other, get_game("kolvir"), steps, amber_solver._Budget(None, 1000)) is None
     assert calls == [("gather", other.start), ("sort", first)]
+
+
+def _states(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[bytes]:
+    states = [board.start]
+    cur = bytearray(board.start)
+    for a, b in path:
+        cur[a], cur[b] = cur[b], cur[a]
+        states.append(bytes(cur))
+    return states
+
+
+def _is_legal_win(position: AmberPosition, path: list[tuple[int, int]]) -> bool:
+    for a, b in path:
+        position = position.play(Swap(a, b))  # raises IllegalMoveError for an illegal swap
+    return position.is_won()
+
+
+def _with_detour(board: amber_solver._Board, path: list[tuple[int, int]], k: int, m: int, pick: int,
+                 same_cards: bool) -> list[tuple[int, int]] | None:
+    """``path`` with a pair of swaps that cancel out inserted: a legal swap before move ``k`` and
+    its undoing before move ``m`` (the same two cards again, or the same two cells with the swaps
+    between taking each other's cell of the two); None when the detour is not legal."""
+    states = _states(board, path)
+    at = list(states[k])
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    swaps = sorted(board.moves(at, pos))
+    if not swaps:
+        return None
+    a, b = swaps[pick % len(swaps)]
+    if same_cards:
+        middle = list(path[k:m])
+        x, y = states[k][a], states[k][b]
+        cur = bytearray(states[k])
+        cur[a], cur[b] = cur[b], cur[a]
+        for p, q in middle:
+            cur[p], cur[q] = cur[q], cur[p]
+        undo = tuple(sorted((cur.index(x), cur.index(y))))
+    else:
+        other = {a: b, b: a}
+        middle = [tuple(sorted((other.get(p, p), other.get(q, q)))) for p, q in path[k:m]]
+        undo = (a, b)
+    detour = path[:k] + [(a, b)] + middle + [undo] + path[m:]  # type: ignore[list-item]
+    if not amber_solver._replays(board, board.start, detour, _states(board, path)[-1]):
+        return None
+    return detour
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), k=st.integers(min_value=0, max_value=60),
+       gap=st.integers(min_value=0, max_value=30), pick=st.integers(min_value=0, max_value=100),
+       same_cards=st.booleans())
+def test_shorten_removes_an_inserted_detour(number: int, k: int, gap: int, pick: int, same_cards: bool) -> None:
+    """A pair of swaps that cancel out, inserted anywhere in a won Path 36 solution, is taken out
+    again: the shortened solution is strictly shorter than the one with the detour, legal, and wins."""
+    position = get_game("path-36").deal(number)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won"
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solution.moves]
+    k = min(k, len(path))
+    detour = _with_detour(board, path, k, min(k + gap, len(path)), pick, same_cards)
+    if detour is None:
+        return  # the inserted detour was not legal: nothing to shorten
+    assert _is_legal_win(position, detour)
+    cut = amber_solver._cancel_pairs(board, detour, None)  # a pair that cancels out is found wherever it is
+    assert len(cut) < len(detour)
+    assert _is_legal_win(position, cut)
+    shorter = amber_solver.shorten(board, detour, None)
+    assert len(shorter) < len(detour)
+    assert _is_legal_win(position, shorter)
+
+
+def test_cancel_pairs_takes_out_a_card_moved_aside_and_back() -> None:
+    """Kolvir deal 2 (the lone cell): a card swapped away and swapped back a few moves later (same
+    two cards, other swaps between) is cut out, and the solution still wins."""
+    position = get_game("kolvir").deal(2)
+    board = amber_solver._Board(position)
+    path = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
+    assert path is not None
+    base = amber_solver.shorten(board, path, None)
+    found = None
+    for k in range(0, len(base) - 4, 7):
+        for pick in range(6):
+            found = _with_detour(board, base, k, k + 3, pick, same_cards=True)
+            if found is not None:
+                break
+        if found is not None:
+            break
+    assert found is not None, "no legal detour found to insert"
+    cut = amber_solver._cancel_pairs(board, found, None)
+    assert len(cut) <= len(found) - 2
+    assert _is_legal_win(position, cut)
+
+
+def test_rejoin_finds_a_shorter_window_and_keeps_its_end() -> None:
+    """A window of swaps with a detour through a third cell is re-joined by fewer swaps among the
+    cells it touches, ending exactly where the window ended; no sequence longer than allowed."""
+    position = get_game("path-36").deal(3)
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solve(position, node_limit=20000).moves]
+    states = _states(board, path)
+    for i in range(len(path) - 3):
+        cells = sorted({c for swap in path[i:i + 3] for c in swap})
+        sub = amber_solver._rejoin(board, states[i], states[i + 3], cells, 3)
+        assert sub is not None and len(sub) <= 3 and len(sub) % 2 == 1  # every swap changes the bound by one
+        assert amber_solver._replays(board, states[i], sub, states[i + 3])
+        assert amber_solver._rejoin(board, states[i], states[i + 3], cells, 0) is None
