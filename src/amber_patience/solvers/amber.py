@@ -27,6 +27,9 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   along the snake) into its cells, sort and freeze them, then the next group from the cells left;
   when the steps after a gathering stall, the gathering goes on to its next solution (backtracking).
   Path 36 and Pattern: the whole board.
+* **Shortening** (:func:`shorten`, every layout): pairs of swaps that cancel out (the same two
+  cards swapped again later, or the same two cells, the swaps between still legal) are deleted;
+  then local splices and windows of a few swaps re-joined by a small search, while it gets shorter.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
@@ -638,9 +641,9 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
 #: cells is replaced by a shorter legal sequence of swaps among the cells it touches, found by a
 #: depth-first search bounded by the permutation bound between its two ends, with at most
 #: ``REJOIN_NODES`` states per window.
-REJOIN_SWAPS = 12
-REJOIN_CELLS = 14
-REJOIN_NODES = 300
+REJOIN_SWAPS = 10
+REJOIN_CELLS = 12
+REJOIN_NODES = 150
 
 
 def _relative_bound(start: bytes | bytearray, goal: bytes, cells: list[int]) -> int:
