@@ -349,3 +349,39 @@ def test_rejoin_finds_a_shorter_window_and_keeps_its_end() -> None:
         assert sub is not None and len(sub) <= 3 and len(sub) % 2 == 1  # every swap changes the bound by one
         assert amber_solver._replays(board, states[i], sub, states[i + 3])
         assert amber_solver._rejoin(board, states[i], states[i + 3], cells, 0) is None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), k=st.integers(min_value=0, max_value=60),
+       pick=st.integers(min_value=0, max_value=100))
+def test_merge_triples_turns_three_swaps_back_into_one(number: int, k: int, pick: int) -> None:
+    """A swap of cards x and y written as three swaps through a third card z ((x z), (y z), (x z),
+    the same permutation) is merged back: strictly shorter, legal, and it still wins."""
+    position = get_game("path-36").deal(number)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won"
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solution.moves]
+    k = min(k, len(path) - 1)
+    states = _states(board, path)
+    x, y = states[k][path[k][0]], states[k][path[k][1]]
+    others = [c for c in range(board.n) if states[k][c] not in (x, y) and c not in board.frozen]
+    detour = None
+    for shift in range(len(others)):  # the first third card, from ``pick`` on, with which the three swaps are legal
+        z = states[k][others[(pick + shift) % len(others)]]
+        cur = bytearray(states[k])
+        three = []
+        for u, v in ((x, z), (y, z), (x, z)):
+            p, q = sorted((cur.index(u), cur.index(v)))
+            three.append((p, q))
+            cur[p], cur[q] = cur[q], cur[p]
+        assert bytes(cur) == states[k + 1]
+        candidate = path[:k] + three + path[k + 1:]
+        if amber_solver._replays(board, board.start, candidate, states[-1]):
+            detour = candidate
+            break
+    if detour is None:
+        return  # no third card makes the three swaps legal there: nothing to merge
+    merged = amber_solver._merge_triples(board, detour, None)
+    assert len(merged) < len(detour)
+    assert _is_legal_win(position, merged)

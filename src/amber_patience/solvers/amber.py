@@ -543,11 +543,13 @@ SHORTEN_DEPTH = 3
 
 def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Shorten a solution (every change is checked with the move rule and keeps the end position):
-    pairs of swaps that cancel out (:func:`_cancel_pairs`), local splices (:func:`_splice`) and
+    pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that make
+    one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and
     windows re-joined by a small search (:func:`_rejoin_windows`), again while it gets shorter."""
     while True:
         length = len(path)
         path = _cancel_pairs(board, path, deadline)
+        path = _merge_triples(board, path, deadline)
         path = _splice(board, path, deadline)
         path = _rejoin_windows(board, path, deadline)
         if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
@@ -810,6 +812,57 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
                 if _replays(board, states[i], sub, states[j + 1]):
                     path = path[:i] + sub + path[j + 1:]
                     changed = True
+                    break
+            if changed:
+                break
+    return path
+
+
+def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Replace three swaps ``i < j < k`` among three cards by one swap of two of them (at ``i``, ``j``
+    or ``k``), when the swaps between stay legal: they keep their cells, and the three cards only
+    trade places among the cells they hold, so the end position is checked by the replay."""
+    changed = True
+    while changed:
+        changed = False
+        states = [board.start]
+        cur = bytearray(board.start)
+        for p, q in path:
+            cur[p], cur[q] = cur[q], cur[p]
+            states.append(bytes(cur))
+        cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
+        for i in range(len(path)):
+            if deadline is not None and time.perf_counter() > deadline:
+                return path
+            for j in range(i + 1, len(path)):
+                if len(cards[i] | cards[j]) != 3:
+                    continue
+                three = cards[i] | cards[j]
+                for k in range(j + 1, len(path)):
+                    if not cards[k] <= three:
+                        continue
+                    for at in (i, j, k):
+                        for x, y in ((a, b) for a in three for b in three if a < b):
+                            rest = [(t, path[t]) for t in range(i, k + 1) if t not in (i, j, k) or t == at]
+                            sub: list[tuple[int, int]] = []
+                            cur = bytearray(states[i])
+                            ok = True
+                            for t, (p, q) in rest:
+                                if t == at:
+                                    p, q = sorted((cur.index(x), cur.index(y)))
+                                if not board.legal_swap(cur, p, q):
+                                    ok = False
+                                    break
+                                cur[p], cur[q] = cur[q], cur[p]
+                                sub.append((p, q))
+                            if ok and cur == states[k + 1]:
+                                path = path[:i] + sub + path[k + 1:]
+                                changed = True
+                                break
+                        if changed:
+                            break
+                    break  # only the first later swap among the three cards
+                if changed:
                     break
             if changed:
                 break
