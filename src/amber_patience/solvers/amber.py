@@ -801,17 +801,19 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
             cards = {states[i][a], states[i][b]}
             for j in range(i + 1, len(path)):
                 c, d = path[j]
-                if (c, d) == (a, b):
+                subs = []
+                if {c, d} == {a, b}:
                     swap = {a: b, b: a}
-                    sub = [(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]]
-                elif {states[j][c], states[j][d]} == cards:
-                    sub = path[i + 1:j]
-                else:
-                    continue
-                sub = [(p, q) if p < q else (q, p) for p, q in sub]
-                if _replays(board, states[i], sub, states[j + 1]):
-                    path = path[:i] + sub + path[j + 1:]
-                    changed = True
+                    subs.append([(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]])
+                if {states[j][c], states[j][d]} == cards:
+                    subs.append(path[i + 1:j])  # both kinds may hold at once: each is tried
+                for sub in subs:
+                    sub = [(p, q) if p < q else (q, p) for p, q in sub]
+                    if _replays(board, states[i], sub, states[j + 1]):
+                        path = path[:i] + sub + path[j + 1:]
+                        changed = True
+                        break
+                if changed:
                     break
             if changed:
                 break
