@@ -556,15 +556,21 @@ def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
             return path
 
 
+def _states_along(start: bytes, swaps: list[tuple[int, int]]) -> list[bytes]:
+    """The positions along ``swaps`` from ``start``: ``start`` and the one after each swap."""
+    states = [start]
+    cur = bytearray(start)
+    for p, q in swaps:
+        cur[p], cur[q] = cur[q], cur[p]
+        states.append(bytes(cur))
+    return states
+
+
 def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Cut detours out of a solution: where the position after move ``j`` differs from the
     position after move ``i`` in at most ``SHORTEN_CELLS`` cells and fewer legal swaps among those
     cells join them, splice those in. Every splice is checked with the move rule."""
-    states = [board.start]
-    cur = list(board.start)
-    for p, q in path:
-        cur[p], cur[q] = cur[q], cur[p]
-        states.append(bytes(cur))
+    states = _states_along(board.start, path)
     i = 0
     while i < len(path) - 1:
         if deadline is not None and time.perf_counter() > deadline:
@@ -584,29 +590,14 @@ def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
                 candidates.append((j, sorted(differ)))
         for j, diff in reversed(candidates):
             sj = states[j]
-            # fewest swaps possible: cells that differ minus cycles among them
-            where = {sj[c]: c for c in diff}
-            seen_c: set[int] = set()
-            cycles = 0
-            for c in diff:
-                if c not in seen_c:
-                    cycles += 1
-                    while c not in seen_c:
-                        seen_c.add(c)
-                        c = where[si[c]]
-            need = len(diff) - cycles
+            need = _relative_bound(si, sj, diff)  # fewest swaps possible
             if need >= j - i or need > SHORTEN_DEPTH:
                 continue
             sub = _join(board, si, sj, diff, min(j - i - 1, SHORTEN_DEPTH))
             if sub is None:
                 continue
             path = path[:i] + sub + path[j:]
-            cur = list(si)
-            new_states = [si]
-            for p, q in sub:
-                cur[p], cur[q] = cur[q], cur[p]
-                new_states.append(bytes(cur))
-            states = states[:i] + new_states + states[j + 1:]
+            states = states[:i] + _states_along(si, sub) + states[j + 1:]
             spliced = True
             break
         if not spliced:
@@ -728,11 +719,7 @@ def _rejoin_windows(board: _Board, path: list[tuple[int, int]], deadline: float 
     (:func:`_rejoin`): a card moved aside and moved back later, or a swap across cycles that a
     few other swaps make unnecessary. Each window must end exactly where it ended, so the rest of
     the solution replays unchanged."""
-    states = [board.start]
-    cur = bytearray(board.start)
-    for p, q in path:
-        cur[p], cur[q] = cur[q], cur[p]
-        states.append(bytes(cur))
+    states = _states_along(board.start, path)
     i = 0
     while i < len(path) - 1:
         if deadline is not None and time.perf_counter() > deadline:
@@ -754,12 +741,7 @@ def _rejoin_windows(board: _Board, path: list[tuple[int, int]], deadline: float 
             if sub is None:
                 continue
             path = path[:i] + sub + path[j:]
-            cur = bytearray(si)
-            new_states = [si]
-            for p, q in sub:
-                cur[p], cur[q] = cur[q], cur[p]
-                new_states.append(bytes(cur))
-            states = states[:i] + new_states + states[j + 1:]
+            states = states[:i] + _states_along(si, sub) + states[j + 1:]
             spliced = True
             break
         if spliced:
@@ -790,11 +772,7 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
     changed = True
     while changed:
         changed = False
-        states = [board.start]
-        cur = bytearray(board.start)
-        for p, q in path:
-            cur[p], cur[q] = cur[q], cur[p]
-            states.append(bytes(cur))
+        states = _states_along(board.start, path)
         for i, (a, b) in enumerate(path):
             if deadline is not None and time.perf_counter() > deadline:
                 return path
@@ -827,11 +805,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     changed = True
     while changed:
         changed = False
-        states = [board.start]
-        cur = bytearray(board.start)
-        for p, q in path:
-            cur[p], cur[q] = cur[q], cur[p]
-            states.append(bytes(cur))
+        states = _states_along(board.start, path)
         cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
         for i in range(len(path)):
             if deadline is not None and time.perf_counter() > deadline:
