@@ -29,6 +29,7 @@ from amber_patience.solvers.amber_pattern import (
     kind_plan,
     kind_problem,
 )
+from test_amber_solver import _random_play
 
 GAME: AmberGame = get_game("pattern")  # type: ignore[assignment]
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,16 +41,6 @@ def _deal(number: int) -> AmberPosition:
         if not position.stranded_kinds():
             return position
         number += 1
-
-
-def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.play(rng.choice(moves))
-    return position
 
 
 def _happy(cards: Sequence[Card], cell: int) -> bool:
