@@ -576,6 +576,17 @@ def test_a_subgame_of_every_rank_class_is_the_game_itself(data: st.DataObject) -
     assert game.won(removed, game.first[search.start_cursor], search.start_recycles) == brute_force(position)
 
 
+def late_position(position, line, rnd: random.Random, cards: int, go_on: float):
+    """A late position: part of a winning ``line`` (at least a third), then random moves (draws
+    half the time they are legal) down to ``cards`` cards left, and on with chance ``go_on``."""
+    for move in line[:rnd.randint(len(line) // 3, len(line))]:
+        position = position.play(move)
+    while position.legal_moves() and (len(position.cards_left()) > cards or rnd.random() < go_on):
+        moves = position.legal_moves()
+        position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+    return position
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_a_subgame_of_every_rank_class_is_the_game_itself_on_late_positions(seed: int) -> None:
     # The same on late positions of real deals with one recycle or none left, from winning lines
@@ -591,11 +602,7 @@ def test_a_subgame_of_every_rank_class_is_the_game_itself_on_late_positions(seed
         number, line = winning_line(name, tuple(sorted(options.items())))
         for _ in range(10):
             position = game.deal(number)
-            for move in line[:rnd.randint(len(line) // 3, len(line))]:
-                position = position.play(move)
-            while position.legal_moves() and (len(position.cards_left()) > 14 or rnd.random() < 0.3):
-                moves = position.legal_moves()
-                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            position = late_position(position, line, rnd, 14, 0.3)
             search = _Search(position, None, None)
             whole = _Subgame(search, tuple(range(len(search.t.classes))))
             won = whole.won(search.start_pmask, whole.first[search.start_cursor], search.start_recycles)
@@ -618,11 +625,7 @@ def test_waste_bound_never_rejects_a_position_that_can_be_won(seed: int) -> None
         number, line = winning_line(name, tuple(sorted(options.items())))
         for _ in range(12):
             position = game.deal(number)
-            for move in line[:rnd.randint(len(line) // 3, len(line))]:
-                position = position.play(move)
-            while position.legal_moves() and (len(position.cards_left()) > 16 or rnd.random() < 0.4):
-                moves = position.legal_moves()
-                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            position = late_position(position, line, rnd, 16, 0.4)
             search = _Search(position, None, None)
             if not position.waste or position.is_won():
                 continue
@@ -650,11 +653,7 @@ def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
         number, line = winning_line(name, tuple(sorted(options.items())))
         for _ in range(12):
             position = game.deal(number)
-            for move in line[:rnd.randint(len(line) // 3, len(line))]:
-                position = position.play(move)
-            while position.legal_moves() and (len(position.cards_left()) > 16 or rnd.random() < 0.4):
-                moves = position.legal_moves()
-                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            position = late_position(position, line, rnd, 16, 0.4)
             if position.is_won():
                 continue
             search = _Search(position, None, None)
