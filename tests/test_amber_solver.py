@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES, AmberPosition, Swap
 from amber_patience.games.base import GameError
-from amber_patience.solvers import SolutionError, replay, solve
+from amber_patience.solvers import SolutionError, amber_shorten, replay, solve
 from amber_patience.solvers import amber as amber_solver
 
 
@@ -284,7 +284,7 @@ def _with_detour(board: amber_solver._Board, path: list[tuple[int, int]], k: int
         middle = [tuple(sorted((other.get(p, p), other.get(q, q)))) for p, q in path[k:m]]
         undo = (a, b)
     detour = path[:k] + [(a, b)] + middle + [undo] + path[m:]  # type: ignore[list-item]
-    if not amber_solver._replays(board, board.start, detour, _states(board, path)[-1]):
+    if not amber_shorten._replays(board, board.start, detour, _states(board, path)[-1]):
         return None
     return detour
 
@@ -306,10 +306,10 @@ def test_shorten_removes_an_inserted_detour(number: int, k: int, gap: int, pick:
     if detour is None:
         return  # the inserted detour was not legal: nothing to shorten
     assert _is_legal_win(position, detour)
-    cut = amber_solver._cancel_pairs(board, detour, None)  # a pair that cancels out is found wherever it is
+    cut = amber_shorten._cancel_pairs(board, detour, None)  # a pair that cancels out is found wherever it is
     assert len(cut) < len(detour)
     assert _is_legal_win(position, cut)
-    shorter = amber_solver.shorten(board, detour, None)
+    shorter = amber_shorten.shorten(board, detour, None)
     assert len(shorter) < len(detour)
     assert _is_legal_win(position, shorter)
 
@@ -321,7 +321,7 @@ def test_cancel_pairs_takes_out_a_card_moved_aside_and_back() -> None:
     board = amber_solver._Board(position)
     path = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
     assert path is not None
-    base = amber_solver.shorten(board, path, None)
+    base = amber_shorten.shorten(board, path, None)
     found = None
     for k in range(0, len(base) - 4, 7):
         for pick in range(6):
@@ -331,7 +331,7 @@ def test_cancel_pairs_takes_out_a_card_moved_aside_and_back() -> None:
         if found is not None:
             break
     assert found is not None, "no legal detour found to insert"
-    cut = amber_solver._cancel_pairs(board, found, None)
+    cut = amber_shorten._cancel_pairs(board, found, None)
     assert len(cut) <= len(found) - 2
     assert _is_legal_win(position, cut)
 
@@ -345,10 +345,10 @@ def test_rejoin_finds_a_shorter_window_and_keeps_its_end() -> None:
     states = _states(board, path)
     for i in range(len(path) - 3):
         cells = sorted({c for swap in path[i:i + 3] for c in swap})
-        sub = amber_solver._rejoin(board, states[i], states[i + 3], cells, 3)
+        sub = amber_shorten._rejoin(board, states[i], states[i + 3], cells, 3)
         assert sub is not None and len(sub) <= 3 and len(sub) % 2 == 1  # every swap changes the bound by one
-        assert amber_solver._replays(board, states[i], sub, states[i + 3])
-        assert amber_solver._rejoin(board, states[i], states[i + 3], cells, 0) is None
+        assert amber_shorten._replays(board, states[i], sub, states[i + 3])
+        assert amber_shorten._rejoin(board, states[i], states[i + 3], cells, 0) is None
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -377,11 +377,11 @@ def test_merge_triples_turns_three_swaps_back_into_one(number: int, k: int, pick
             cur[p], cur[q] = cur[q], cur[p]
         assert bytes(cur) == states[k + 1]
         candidate = path[:k] + three + path[k + 1:]
-        if amber_solver._replays(board, board.start, candidate, states[-1]):
+        if amber_shorten._replays(board, board.start, candidate, states[-1]):
             detour = candidate
             break
     if detour is None:
         return  # no third card makes the three swaps legal there: nothing to merge
-    merged = amber_solver._merge_triples(board, detour, None)
+    merged = amber_shorten._merge_triples(board, detour, None)
     assert len(merged) < len(detour)
     assert _is_legal_win(position, merged)

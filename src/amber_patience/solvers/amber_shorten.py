@@ -1,0 +1,324 @@
+"""Shortening of Amber solutions (every layout): the passes that cut a found solution down.
+
+:func:`shorten` runs, while the solution gets shorter: pairs of swaps that cancel out
+(:func:`_cancel_pairs`), three swaps among three cards that make one swap (:func:`_merge_triples`),
+local splices (:func:`_splice`) and windows of a few swaps re-joined by a small search
+(:func:`_rejoin_windows`). Every change is checked with the move rule (``_Board.legal_swap``) and
+keeps the end position; the solver's result is replayed by the rules engine anyway.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .amber import _Board
+
+#: Splice limits: at most this many differing cells, at most this many swaps in a splice.
+SHORTEN_CELLS = 6
+SHORTEN_DEPTH = 3
+
+
+def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Shorten a solution (every change is checked with the move rule and keeps the end position):
+    pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that make
+    one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and
+    windows re-joined by a small search (:func:`_rejoin_windows`), again while it gets shorter."""
+    while True:
+        length = len(path)
+        path = _cancel_pairs(board, path, deadline)
+        path = _merge_triples(board, path, deadline)
+        path = _splice(board, path, deadline)
+        path = _rejoin_windows(board, path, deadline)
+        if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
+            return path
+
+
+def _states_along(start: bytes, swaps: list[tuple[int, int]]) -> list[bytes]:
+    """The positions along ``swaps`` from ``start``: ``start`` and the one after each swap."""
+    states = [start]
+    cur = bytearray(start)
+    for p, q in swaps:
+        cur[p], cur[q] = cur[q], cur[p]
+        states.append(bytes(cur))
+    return states
+
+
+def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Cut detours out of a solution: where the position after move ``j`` differs from the
+    position after move ``i`` in at most ``SHORTEN_CELLS`` cells and fewer legal swaps among those
+    cells join them, splice those in. Every splice is checked with the move rule."""
+    states = _states_along(board.start, path)
+    i = 0
+    while i < len(path) - 1:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        si = states[i]
+        spliced = False
+        # the cells where the position after move j differs from si, kept up to date as j grows
+        differ: set[int] = set()
+        candidates: list[tuple[int, list[int]]] = []
+        for j in range(i + 1, len(path) + 1):
+            for c in path[j - 1]:
+                if si[c] != states[j][c]:
+                    differ.add(c)
+                else:
+                    differ.discard(c)
+            if j >= i + 2 and len(differ) <= SHORTEN_CELLS:
+                candidates.append((j, sorted(differ)))
+        for j, diff in reversed(candidates):
+            sj = states[j]
+            need = _relative_bound(si, sj, diff)  # fewest swaps possible
+            if need >= j - i or need > SHORTEN_DEPTH:
+                continue
+            sub = _join(board, si, sj, diff, min(j - i - 1, SHORTEN_DEPTH))
+            if sub is None:
+                continue
+            path = path[:i] + sub + path[j:]
+            states = states[:i] + _states_along(si, sub) + states[j + 1:]
+            spliced = True
+            break
+        if not spliced:
+            i += 1
+    return path
+
+
+def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int) -> list[tuple[int, int]] | None:
+    """The shortest legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal``."""
+    if most <= 0 or not cells:
+        return [] if start == goal else None
+    frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
+    seen = {start}
+    pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    for _ in range(most):
+        nxt = []
+        for at, sub in frontier:
+            for a, b in pairs:
+                if not board.legal_swap(at, a, b):
+                    continue
+                cur = bytearray(at)
+                cur[a], cur[b] = cur[b], cur[a]
+                key = bytes(cur)
+                if key == goal:
+                    return sub + [(a, b)]
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append((key, sub + [(a, b)]))
+        frontier = nxt
+    return None
+
+
+#: Re-joining windows: a window of at most ``REJOIN_SWAPS`` swaps that touches at most ``REJOIN_CELLS``
+#: cells is replaced by a shorter legal sequence of swaps among the cells it touches, found by a
+#: depth-first search bounded by the permutation bound between its two ends, with at most
+#: ``REJOIN_NODES`` states per window.
+REJOIN_SWAPS = 10
+REJOIN_CELLS = 12
+REJOIN_NODES = 150
+
+
+def _relative_bound(start: bytes | bytearray, goal: bytes, cells: list[int]) -> int:
+    """Swaps needed at least to turn ``start`` into ``goal`` when only ``cells`` differ: the
+    cells that differ minus the cycles among them."""
+    where = {goal[c]: c for c in cells}
+    seen: set[int] = set()
+    cycles = 0
+    for c in cells:
+        if c not in seen:
+            cycles += 1
+            while c not in seen:
+                seen.add(c)
+                c = where[start[c]]
+    return len(cells) - cycles
+
+
+def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int,
+            node_cap: int = REJOIN_NODES) -> list[tuple[int, int]] | None:
+    """A legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal`` (which
+    differ only in ``cells``), the shortest such one within ``node_cap`` states, or None.
+
+    Iterative deepening on the permutation bound between the two (every swap changes it by exactly
+    one, so lengths go up in steps of two); swaps that lower it are tried first."""
+    need = _relative_bound(start, goal, cells)
+    if need > most:
+        return None
+    pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    where = {goal[c]: c for c in cells}  # the cell each card of the window ends in
+    legal = board.legal_swap
+    nodes = 0
+    at = bytearray(start)
+    path: list[tuple[int, int]] = []
+
+    def dfs(h: int, limit: int, visited: dict[bytes, int]) -> bool:
+        nonlocal nodes
+        if h == 0:
+            return True
+        nodes += 1
+        if nodes > node_cap:
+            return False
+        g = len(path)
+        # the cycle of every cell of the window in the permutation to ``goal``
+        cyc: dict[int, int] = {}
+        for c in cells:
+            if c not in cyc:
+                k = c
+                while k not in cyc:
+                    cyc[k] = c
+                    k = where[at[k]]
+        inside = [(a, b) for a, b in pairs if cyc[a] == cyc[b]]
+        across = [(a, b) for a, b in pairs if cyc[a] != cyc[b]] if g + h + 2 <= limit else []
+        for group, dh in ((inside, -1), (across, 1)):
+            for a, b in group:
+                if not legal(at, a, b):
+                    continue
+                at[a], at[b] = at[b], at[a]
+                key = bytes(at)
+                if visited.get(key, limit + 1) > g + 1:
+                    visited[key] = g + 1
+                    path.append((a, b))
+                    if dfs(h + dh, limit, visited):
+                        return True
+                    path.pop()
+                at[a], at[b] = at[b], at[a]
+                if nodes > node_cap:
+                    return False
+        return False
+
+    for limit in range(need, most + 1, 2):
+        if dfs(need, limit, {bytes(at): 0}):
+            return path
+        if nodes > node_cap:
+            break
+    return None
+
+
+def _rejoin_windows(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Replace windows of the solution by shorter legal sequences among the cells they touch
+    (:func:`_rejoin`): a card moved aside and moved back later, or a swap across cycles that a
+    few other swaps make unnecessary. Each window must end exactly where it ended, so the rest of
+    the solution replays unchanged."""
+    states = _states_along(board.start, path)
+    i = 0
+    while i < len(path) - 1:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        si = states[i]
+        touched: set[int] = set()
+        spliced = False
+        for j in range(i + 1, min(len(path), i + REJOIN_SWAPS) + 1):
+            touched.update(path[j - 1])
+            if len(touched) > REJOIN_CELLS:
+                break
+            if j - i < 2:
+                continue
+            cells = sorted(touched)
+            sj = states[j]
+            if _relative_bound(si, sj, cells) > j - i - 2:
+                continue
+            sub = _rejoin(board, si, sj, cells, j - i - 2)
+            if sub is None:
+                continue
+            path = path[:i] + sub + path[j:]
+            states = states[:i] + _states_along(si, sub) + states[j + 1:]
+            spliced = True
+            break
+        if spliced:
+            i = max(0, i - REJOIN_SWAPS)  # the shorter window may open new windows before it
+        else:
+            i += 1
+    return path
+
+
+def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
+    """Whether ``sub`` is legal from ``start`` swap by swap and ends at ``end``."""
+    cur = bytearray(start)
+    for a, b in sub:
+        if not board.legal_swap(cur, a, b):
+            return False
+        cur[a], cur[b] = cur[b], cur[a]
+    return cur == end
+
+
+def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Delete pairs of swaps that undo each other around the swaps between them.
+
+    Swaps are transpositions of cells, so two swaps ``i < j`` cancel out (the position after ``j``
+    is the same without both) when they swap the same two *cards* (the swaps between stay, with
+    the two cards exchanged: a card moved aside and later moved back), or the same two *cells* (the
+    swaps between then take each other's cell of the two). Each candidate is replayed with the move
+    rule and kept only when every swap between stays legal."""
+    changed = True
+    while changed:
+        changed = False
+        states = _states_along(board.start, path)
+        for i, (a, b) in enumerate(path):
+            if deadline is not None and time.perf_counter() > deadline:
+                return path
+            cards = {states[i][a], states[i][b]}
+            for j in range(i + 1, len(path)):
+                c, d = path[j]
+                subs = []
+                if {c, d} == {a, b}:
+                    swap = {a: b, b: a}
+                    subs.append([(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]])
+                if {states[j][c], states[j][d]} == cards:
+                    subs.append(path[i + 1:j])  # both kinds may hold at once: each is tried
+                for sub in subs:
+                    sub = [(p, q) if p < q else (q, p) for p, q in sub]
+                    if _replays(board, states[i], sub, states[j + 1]):
+                        path = path[:i] + sub + path[j + 1:]
+                        changed = True
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return path
+
+
+def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Replace three swaps ``i < j < k`` among three cards by one swap of two of them (at ``i``, ``j``
+    or ``k``), when the swaps between stay legal: they keep their cells, and the three cards only
+    trade places among the cells they hold, so the end position is checked by the replay."""
+    changed = True
+    while changed:
+        changed = False
+        states = _states_along(board.start, path)
+        cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
+        for i in range(len(path)):
+            if deadline is not None and time.perf_counter() > deadline:
+                return path
+            for j in range(i + 1, len(path)):
+                if len(cards[i] | cards[j]) != 3:
+                    continue
+                three = cards[i] | cards[j]
+                for k in range(j + 1, len(path)):
+                    if not cards[k] <= three:
+                        continue
+                    for at in (i, j, k):
+                        for x, y in ((a, b) for a in three for b in three if a < b):
+                            rest = [(t, path[t]) for t in range(i, k + 1) if t not in (i, j, k) or t == at]
+                            sub: list[tuple[int, int]] = []
+                            cur = bytearray(states[i])
+                            ok = True
+                            for t, (p, q) in rest:
+                                if t == at:
+                                    p, q = sorted((cur.index(x), cur.index(y)))
+                                if not board.legal_swap(cur, p, q):
+                                    ok = False
+                                    break
+                                cur[p], cur[q] = cur[q], cur[p]
+                                sub.append((p, q))
+                            if ok and cur == states[k + 1]:
+                                path = path[:i] + sub + path[k + 1:]
+                                changed = True
+                                break
+                        if changed:
+                            break
+                    break  # only the first later swap among the three cards
+                if changed:
+                    break
+            if changed:
+                break
+    return path
