@@ -15,7 +15,8 @@ import json
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -125,17 +126,26 @@ def read_position(stdin: TextIO, what: str = "a position JSON") -> Position:
         raise UsageError(f"the position on standard input cannot be read: {exc}") from None
 
 
-def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None) -> Any:
-    """``solvers.solve``, with a plain message when the game's family has no solver yet."""
+@contextmanager
+def needs_solver(position: Position) -> Iterator[None]:
+    """Turn "the game's family has no solver module" into a plain message (exit status 1)."""
     from . import solvers
 
     family = position.game.family
     try:
-        return solvers.solve(position, time_limit=time_limit, node_limit=node_limit)
+        yield
     except ModuleNotFoundError as exc:
         if exc.name == f"{solvers.__name__}.{family}":
             raise NotFound(f"there is no solver for {position.game.name} yet (no module solvers/{family}.py)") from None
         raise
+
+
+def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None) -> Any:
+    """``solvers.solve``, with a plain message when the game's family has no solver yet."""
+    from . import solvers
+
+    with needs_solver(position):
+        return solvers.solve(position, time_limit=time_limit, node_limit=node_limit)
 
 
 def move_json(position: Position, move: Move) -> dict[str, Any]:
@@ -218,16 +228,38 @@ def proved_lost(solution: Any) -> str:
     return "the solver proved that this position cannot be won" + (f": {reason}" if reason else "")
 
 
+def line_cache(db: str | None, err: TextIO) -> Any:
+    """The winning lines kept in the store (``--db``, ``$AMBER_PATIENCE_DB`` or the user's data
+    directory), so that a hint along a line found before is instant; in memory only (with a
+    warning) if the store cannot be used."""
+    from .solvers.lines import LineCache
+    from .store import Store, StoreError
+
+    try:
+        return LineCache(Store(db))
+    except StoreError as exc:
+        print(f"amber: warning: winning lines are not kept: {exc}", file=err)
+        return LineCache()
+
+
+def find_line(position: Position, seconds: float | None, cache: Any) -> Any:
+    """:func:`amber_patience.solvers.lines.winning_line`, with a plain message when the game's family
+    has no solver yet."""
+    from .solvers.lines import winning_line
+
+    with needs_solver(position):
+        return winning_line(position, seconds, cache)
+
+
 def cmd_hint(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     position = read_position(stdin)
     if position.is_won():
         raise NotFound("the game is already won: there is no move to hint")
-    solution = run_solver(position, args.time_limit)
-    if solution.status != "won" or not solution.moves:
-        dump_json({"move": None, "status": solution.status}, out)
-        raise NotFound(proved_lost(solution) if solution.status == "lost"
-                       else f"no winning line found in {args.time_limit} s")
-    dump_json(move_json(position, solution.moves[0]), out)
+    answer = find_line(position, args.time_limit, line_cache(args.db, err))
+    if answer.status != "won" or not answer.moves:
+        dump_json({"move": None, "status": answer.status}, out)
+        raise NotFound(answer.detail or "no winning line found")
+    dump_json(move_json(position, answer.moves[0]), out)
     return 0
 
 
@@ -317,8 +349,12 @@ class PlaySession:
     """An interactive game on a terminal (or with moves piped to standard input)."""
 
     def __init__(self, start: Position, out: TextIO, stdin: TextIO, *, practice: bool, hint_time: float,
-                 save: str | None, player: str | None) -> None:
+                 save: str | None, player: str | None, lines: Any = None) -> None:
+        from .solvers.lines import LineCache
+
         self.start = start
+        #: Winning lines found by hints (a hint along one is instant).
+        self.lines = lines if lines is not None else LineCache()
         self.position = start
         self.moves: list[Move] = []
         self.history: list[Position] = [start]
@@ -431,18 +467,16 @@ class PlaySession:
 
     def hint(self) -> None:
         try:
-            solution = run_solver(self.position, self.hint_time)
+            answer = find_line(self.position, self.hint_time, self.lines)
         except NotFound as exc:
             self.say(f"No hint: {exc}.")
             return
-        if solution.status == "won" and solution.moves:
-            move = solution.moves[0]
+        if answer.status == "won" and answer.moves:
+            move = answer.moves[0]
             self.say(f"Hint: {self.position.move_text(move)} — {self.position.describe_move(move)} "
-                     f"(a winning line of {len(solution.moves)} moves)")
-        elif solution.status == "lost":
-            self.say(f"No hint: {proved_lost(solution)}.")
+                     f"(a winning line of {len(answer.moves)} moves)")
         else:
-            self.say(f"No hint: no winning line found in {self.hint_time} s.")
+            self.say(f"No hint: {answer.detail}.")
 
     def play(self, text: str) -> None:
         try:
@@ -470,11 +504,15 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
     game = make_game(args)
     position = deal_position(game, pick_number(args, err), setup_from(args))
     session = PlaySession(position, out, stdin, practice=args.practice, hint_time=args.time_limit,
-                          save=args.save, player=args.player)
+                          save=args.save, player=args.player, lines=line_cache(args.db, err))
     return session.run()
 
 
 # -- the parser ----------------------------------------------------------------------------------
+
+
+DB_HELP = ("the SQLite file that keeps the winning lines found, so that a hint along one is instant "
+           "(default: $AMBER_PATIENCE_DB or the user's data directory; the same file as amber serve's)")
 
 
 def _non_negative_float(text: str) -> float:
@@ -546,6 +584,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", metavar="NAME", help="the player's name, for the record")
     p.add_argument("--time-limit", type=_non_negative_float, default=5.0, metavar="S",
                    help="time the solver may take for a hint (default 5 s)")
+    p.add_argument("--db", metavar="FILE", help=DB_HELP)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("verify", help="replay a game record: exit 0 only if every move is legal and the game won")
@@ -563,6 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hint", help="the next move of a winning line for a position JSON read on stdin")
     p.add_argument("--time-limit", type=_non_negative_float, default=5.0, metavar="S",
                    help="solver time limit in seconds (default 5)")
+    p.add_argument("--db", metavar="FILE", help=DB_HELP)
     p.set_defaults(run=cmd_hint)
 
     p = sub.add_parser("serve", help="start the local web server and open the browser")

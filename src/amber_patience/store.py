@@ -10,6 +10,9 @@ One file (``sqlite3`` from the standard library) holds:
 * ``results``: one row each time a game ends (won or lost by a move, or abandoned after a move),
   from which :meth:`Store.stats` computes the statistics per game and variant (options), practice
   games apart.
+* ``lines`` and ``line_steps`` (schema 2): winning lines the solvers found, and the key of every
+  position along each (:mod:`amber_patience.solvers.lines`), so that a hint along a line already
+  found is instant, also in a later ``amber hint``. Only the newest :data:`MAX_LINES` are kept.
 
 The schema version is SQLite's ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`); a file written by a
 newer version is refused with a clear message rather than misread. A store keeps one connection
@@ -34,7 +37,10 @@ from pathlib import Path
 from typing import Any
 
 #: The version of the schema this module writes (SQLite ``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: Winning lines kept (the oldest are deleted first).
+MAX_LINES = 2000
 
 #: The environment variable that chooses the database file.
 DB_ENV = "AMBER_PATIENCE_DB"
@@ -68,6 +74,18 @@ CREATE TABLE IF NOT EXISTS results (
     finished  REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_variant ON results (game, options, practice, id);
+CREATE TABLE IF NOT EXISTS lines (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    game      TEXT NOT NULL,          -- the game's name
+    moves     TEXT NOT NULL,          -- JSON list of move JSON objects, from the line's first position
+    created   REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS line_steps (
+    key       TEXT PRIMARY KEY,       -- SHA-256 of a position's JSON (solvers.lines.position_key)
+    line      INTEGER NOT NULL,       -- lines.id
+    step      INTEGER NOT NULL        -- the index in the line of the move to play from that position
+);
+CREATE INDEX IF NOT EXISTS line_steps_line ON line_steps (line);
 """
 
 
@@ -221,6 +239,40 @@ class Store:
         with self._connect() as db:
             rows = db.execute("SELECT * FROM games WHERE status = 'playing' ORDER BY updated DESC, id").fetchall()
         return [_game_from_row(row) for row in rows]
+
+    # -- winning lines ------------------------------------------------------------------------------
+
+    def save_line(self, game: str, keys: list[str], moves: list[Any]) -> None:
+        """Keep a winning line: ``moves`` (move JSON) from the position of ``keys[0]``; ``keys[i]`` is
+        the key of the position before move ``i``. Only the newest :data:`MAX_LINES` lines are kept."""
+        if len(keys) != len(moves):
+            raise ValueError(f"a line of {len(moves)} moves needs {len(moves)} position keys, not {len(keys)}")
+        with self._connect() as db:
+            line = db.execute("INSERT INTO lines (game, moves, created) VALUES (?, ?, ?)",
+                              (game, json.dumps(moves, separators=(",", ":")), time.time())).lastrowid
+            db.executemany("INSERT OR REPLACE INTO line_steps (key, line, step) VALUES (?, ?, ?)",
+                           [(key, line, i) for i, key in enumerate(keys)])
+            old = db.execute("SELECT id FROM lines ORDER BY id DESC LIMIT -1 OFFSET ?", (MAX_LINES,)).fetchall()
+            if old:
+                ids = [(row["id"],) for row in old]
+                db.executemany("DELETE FROM line_steps WHERE line = ?", ids)
+                db.executemany("DELETE FROM lines WHERE id = ?", ids)
+
+    def find_line(self, key: str) -> tuple[str, list[Any]] | None:
+        """The game and the rest of a kept line (move JSON) from the position of ``key``, or ``None``
+        (also for an entry that cannot be read)."""
+        with self._connect() as db:
+            row = db.execute("SELECT l.game, l.moves, s.step FROM line_steps s JOIN lines l ON l.id = s.line"
+                             " WHERE s.key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            moves = json.loads(row["moves"])
+        except ValueError:
+            return None
+        if not isinstance(moves, list) or not 0 <= row["step"] < len(moves):
+            return None
+        return str(row["game"]), moves[row["step"]:]
 
     # -- results and statistics ---------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ Solver calls (hint, solution, winnable deals) run in worker threads (every endpo
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 import random
 import secrets
@@ -43,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
+from ..solvers.lines import Analyst, LineAnswer, LineCache
 from ..store import GameRecord, Store, StoreError
 
 #: Largest request body accepted (bytes); larger ones get 413.
@@ -55,8 +55,9 @@ RANDOM_DEALS = 1_000_000
 IDLE_SECONDS = 600.0
 #: Games kept in memory (the rest are rebuilt from the store when asked for).
 CACHE_SIZE = 64
-#: Positions remembered along the winning lines found (hints and solutions along them are instant).
-LINE_CACHE_SIZE = 20_000
+#: Seconds the background analyst may search for a winning line from each position a game reaches
+#: (``serve``; 0 turns it off), so that a hint is usually ready before the player asks.
+ANALYSIS_SECONDS = 10.0
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
 SOLVER_SLOTS = 2
 
@@ -256,61 +257,11 @@ def _check_number(number: int) -> int:
     return number
 
 
-class LineCache:
-    """Winning lines the solver has found, by exact position (its JSON).
-
-    Every position along a line found is remembered with the rest of the line, so a player who
-    follows hints, or asks for the solution after a hint, gets the answer at once instead of
-    waiting for the solver again. The lines were replayed by the rules engine when found.
-    """
-
-    def __init__(self, size: int = LINE_CACHE_SIZE) -> None:
-        self.size = size
-        self._lines: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def key(position: Position) -> str:
-        return json.dumps(position.to_json(), sort_keys=True, separators=(",", ":"))
-
-    def get(self, position: Position) -> list[Move] | None:
-        key = self.key(position)
-        with self._lock:
-            found = self._lines.get(key)
-            if found is None:
-                return None
-            self._lines.move_to_end(key)
-        line, start = found
-        return list(line[start:])
-
-    def put(self, position: Position, moves: list[Move]) -> None:
-        line = tuple(moves)
-        entries = []
-        for i, move in enumerate(line):
-            entries.append((self.key(position), (line, i)))
-            position = position.play(move)
-        with self._lock:
-            for key, value in entries:
-                self._lines[key] = value
-                self._lines.move_to_end(key)
-            while len(self._lines) > self.size:
-                self._lines.popitem(last=False)
-
-
-@dataclass
-class LineAnswer:
-    """What the solver says about a position: ``won`` with its moves, ``lost`` or ``unknown``."""
-
-    status: str
-    moves: list[Move]
-    detail: str | None = None
-
-
 class GameService:
     """The games: created, played, stored and rebuilt; thread-safe (one lock for the state)."""
 
     def __init__(self, store: Store, *, hint_seconds: float, solution_seconds: float,
-                 winnable_seconds: float) -> None:
+                 winnable_seconds: float, analysis_seconds: float = 0.0) -> None:
         self.store = store
         self.hint_seconds = hint_seconds
         self.solution_seconds = solution_seconds
@@ -322,19 +273,29 @@ class GameService:
         self._solvers = threading.BoundedSemaphore(SOLVER_SLOTS)
         #: How long a solver request waits for a free slot before it is answered 503.
         self.solver_wait = solution_seconds + 5.0
-        self.lines = LineCache()
+        #: Winning lines found (in memory and in the store): hints along them are instant.
+        self.lines = LineCache(store)
+        #: Looks for a line from each position a game reaches, in the background.
+        self.analyst = Analyst(self.lines, analysis_seconds, self.background_slot)
 
     def winning_line(self, position: Position, seconds: float) -> LineAnswer:
-        """A winning line from ``position``: from the lines already found, or from the solver
-        (in a solver slot, for at most ``seconds``). Solver failures become an answer, not a 500."""
+        """A winning line from ``position``: from the lines already found (waiting for the analyst
+        if it is looking at this very position), or from the solver (in a solver slot, for at most
+        ``seconds``). Solver failures become an answer, not a 500."""
         from .. import solvers
+        from ..solvers.lines import winning_line
 
         known = self.lines.get(position)
         if known:
             return LineAnswer("won", known)
+        start = time.monotonic()
+        if self.analyst.wait(position, seconds):
+            known = self.lines.get(position)
+            if known:
+                return LineAnswer("won", known)
+            seconds = max(seconds - (time.monotonic() - start), 0.05)
         try:
-            with self.solver_slot():
-                found = solvers.solve(position, time_limit=seconds)
+            answer = winning_line(position, seconds, self.lines, self.solver_slot)
         except ModuleNotFoundError:
             return LineAnswer("unknown", [], "this game has no solver yet")
         except solvers.SolutionError as exc:
@@ -344,12 +305,16 @@ class GameService:
         except Exception as exc:  # a solver bug must not cost the player the game: say so, log it
             log.exception("the %s solver failed", position.game.name)
             return LineAnswer("unknown", [], f"the solver failed: {type(exc).__name__}: {exc}")
-        if found.status == "won":
-            self.lines.put(position, list(found.moves))
-            return LineAnswer("won", list(found.moves))
-        if found.status == "lost":
-            return LineAnswer("lost", [], "the solver proved that this position cannot be won")
-        return LineAnswer("unknown", [], f"no winning line found in {seconds:g} s")
+        return answer
+
+    @contextmanager
+    def background_slot(self) -> Iterator[None]:
+        """A solver slot for the background analyst: it waits its turn as long as it takes."""
+        self._solvers.acquire()
+        try:
+            yield
+        finally:
+            self._solvers.release()
 
     @contextmanager
     def solver_slot(self) -> Iterator[None]:
@@ -434,6 +399,8 @@ class GameService:
         record, game, position = session.record, session.game, session.position
         status = record.status
         legal = session.legal_moves() if status == "playing" else []
+        if status == "playing":
+            self.analyst.show(position)  # so that the hint is ready before the player asks
         return {
             "id": record.id, "game": game.name, "title": _titles(game), "family": game.family,
             "options": dict(game.options), "deal": record.deal, "practice": record.practice, "status": status,
@@ -488,6 +455,7 @@ class GameService:
                 solution = None
             tried += 1
             if solution is not None and solution.status == "won":
+                self.lines.put(dealt, list(solution.moves))  # the first hint of this deal is ready
                 return n
             n += 1
         where = f"from deal {number}" if explicit else f"from random deal {number}"
@@ -855,12 +823,15 @@ def _validation_detail(exc: RequestValidationError) -> str:
 
 def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | None = None,
                hint_seconds: float = 5.0, solution_seconds: float = 15.0, winnable_seconds: float = 20.0,
-               static_dir: str | Path | None = None) -> FastAPI:
+               analysis_seconds: float = 0.0, static_dir: str | Path | None = None) -> FastAPI:
     """The FastAPI app, storing games in ``db_path`` (default: ``$AMBER_PATIENCE_DB`` or the user's
-    data directory). ``allowed_hosts`` adds Host names (``name:port``) the server answers for."""
+    data directory). ``allowed_hosts`` adds Host names (``name:port``) the server answers for.
+    ``analysis_seconds`` > 0 starts the background analyst (:class:`~amber_patience.solvers.lines.Analyst`):
+    :func:`serve` turns it on with :data:`ANALYSIS_SECONDS`; it is off by default so that tests
+    and embedders run no solver they did not ask for."""
     store = Store(db_path)
     service = GameService(store, hint_seconds=hint_seconds, solution_seconds=solution_seconds,
-                          winnable_seconds=winnable_seconds)
+                          winnable_seconds=winnable_seconds, analysis_seconds=analysis_seconds)
     catalogue = game_catalogue()
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -1004,7 +975,8 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
-          db_path: str | Path | None = None, allowed_hosts: list[str] | None = None) -> None:
+          db_path: str | Path | None = None, allowed_hosts: list[str] | None = None,
+          analysis_seconds: float = ANALYSIS_SECONDS) -> None:
     """Run the server with uvicorn until interrupted; print its address and open the browser.
 
     ``port`` 0 takes a free port. ``allowed_hosts`` (``name:port``) adds Host names the server
@@ -1024,7 +996,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     url = f"http://{shown}:{port}/"
     try:
-        app = create_app(db_path, allowed_hosts=allowed_hosts)
+        app = create_app(db_path, allowed_hosts=allowed_hosts, analysis_seconds=analysis_seconds)
     except StoreError as exc:
         sock.close()
         raise SystemExit(str(exc)) from None
