@@ -205,7 +205,8 @@ def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: in
 class PatternPlanner:
     """Gathering for Pattern of Amber: every card into its block, by exchanges between blocks."""
 
-    def __init__(self, board: _Board, game: AmberGame, depth: int = 3, seed: int = 1, inner: bool = False) -> None:
+    def __init__(self, board: _Board, game: AmberGame, depth: int = 3, seed: int = 1, inner: bool = False,
+                 hub: bool = True, measure: str = "out", lam: float = 1.0) -> None:
         self.board = board
         self.game = game
         n = board.n
@@ -224,8 +225,31 @@ class PatternPlanner:
         self.nbs = [frozenset(pair) for pair in board.nb]
         #: ``cost[card][block]``: 0 where the card may stay while gathering, else 1. The centre
         #: takes any minor card for free (a hub: minors pass through it), trumps only count there.
-        self.cost = [[0 if self.home_block[x] == blk or (blk == CENTRE and self.kind[x] != TRUMPS) else 1
+        self.hub = hub
+        self.cost = [[0 if self.home_block[x] == blk or (hub and blk == CENTRE and self.kind[x] != TRUMPS) else 1
                       for blk in range(BLOCKS)] for x in range(n)]
+        if measure not in ("out", "potential"):
+            raise ValueError(f"measure must be 'out' or 'potential', not {measure!r}")
+        self.measure_name = measure
+        self.lam = lam
+        #: the rank of every card within its kind (0 ..), and each kind's size
+        self.rank = [0] * n
+        self.size = [0] * KINDS
+        for k in range(KINDS):
+            first = min(x for x in range(n) if self.kind[x] == k)
+            x, r = first, 0
+            while True:
+                self.rank[x] = r
+                r += 1
+                x = board.nb[x][1]
+                if x == first:
+                    break
+            self.size[k] = r
+        self._pot: dict[tuple[int, int], float] = {}
+        #: per block: grid distance between its local cells
+        self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
+                       for d in cells] for c in cells] for cells in self.blocks]
+        self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], tuple[tuple[int, int], ...] | None] = {}
         self.depth = depth
         #: Single swaps inside a block as moves of the gather too (measured: no better).
         self.inner = inner
@@ -283,12 +307,160 @@ class PatternPlanner:
         self._reach[key] = found
         return found
 
+    def dock(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int = 2000
+             ) -> tuple[tuple[int, int], ...] | None:
+        """Swaps inside block ``blk`` (local cell pairs, fewest found by a best-first search of at
+        most ``cap`` states) after which card ``stay`` touches one of the ``wanted`` cards, so that
+        a card from ``wanted``'s rank-neighbours can take ``stay``'s cell; ``None`` if not found.
+
+        This is one side of an exchange prepared as deep as it needs (the exchanges of
+        :meth:`exchanges` are prepared by at most ``depth`` swaps)."""
+        wanted = tuple(w for w in wanted if w in cont)
+        if stay not in cont or not wanted:
+            return None
+        key = (blk, cont, stay, wanted)
+        if key in self._docks:
+            return self._docks[key]
+        dist = self.dist[blk]
+
+        def h(c: tuple[int, ...]) -> int:
+            a = c.index(stay)
+            return min(dist[a][c.index(w)] for w in wanted) - 1
+
+        found: tuple[tuple[int, int], ...] | None = None
+        parents: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int]] | None] = {cont: None}
+        heap = [(h(cont), 0, 0, cont)]
+        tie = 0
+        expanded = 0
+        while heap:
+            _f, g, _t, cur = heapq.heappop(heap)
+            if h(cur) == 0:
+                steps: list[tuple[int, int]] = []
+                link = parents[cur]
+                while link is not None:
+                    steps.append(link[1])
+                    link = parents[link[0]]
+                found = tuple(steps[::-1])
+                break
+            expanded += 1
+            if expanded > cap:
+                break
+            for i, k in self.block_moves(blk, cur):
+                t = list(cur)
+                t[i], t[k] = t[k], t[i]
+                new = tuple(t)
+                if new in parents:
+                    continue
+                parents[new] = (cur, (i, k))
+                tie += 1
+                heapq.heappush(heap, (g + 1 + 2 * h(new), g + 1, tie, new))
+        self._docks[key] = found
+        return found
+
+    def pair_moves(self, at: bytes, cap: int = 2000, limit: int = 0
+                   ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
+        """Exchanges of a card ``f`` outside its home block (in A) with a card ``g`` of block B =
+        ``f``'s home that is foreign there too (and may enter A: A holds its kind), both sides
+        prepared by :meth:`dock`; cheapest first (``limit``: at most that many). Every exchange sends
+        ``f`` home; ``g`` goes home too when A is its home block."""
+        blocks, board = self.blocks, self.board
+        conts = [tuple(at[c] for c in cells) for cells in blocks]
+        m = kind_matrix(board, at)
+        found: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
+        for a_blk in range(BLOCKS):
+            for f in conts[a_blk]:
+                b_blk = self.home_block[f]
+                if b_blk == a_blk:
+                    continue
+                for g in conts[b_blk]:
+                    if self.home_block[g] == b_blk or not m[a_blk * KINDS + self.kind[g]]:
+                        continue
+                    if self.refused(m, a_blk, f, b_blk, g):
+                        continue
+                    prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], cap)
+                    if prep_a is None:
+                        continue
+                    prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], cap)
+                    if prep_b is None:
+                        continue
+                    ca, cb = list(conts[a_blk]), list(conts[b_blk])
+                    for p, q in prep_a:
+                        ca[p], ca[q] = ca[q], ca[p]
+                    for p, q in prep_b:
+                        cb[p], cb[q] = cb[q], cb[p]
+                    swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
+                             + tuple((blocks[b_blk][p], blocks[b_blk][q]) for p, q in prep_b)
+                             + ((blocks[a_blk][ca.index(f)], blocks[b_blk][cb.index(g)]),))
+                    gain = 1 + (self.home_block[g] == a_blk)
+                    found.append((-gain, len(swaps), swaps))
+        found.sort()
+        for n_, (_g, _l, swaps) in enumerate(found):
+            if limit and n_ >= limit:
+                break
+            yield swaps, _apply(at, swaps)
+
+    def pairing(self, at: bytes, budget: _Budget, cap: int = 2000) -> tuple[list[tuple[int, int]], bytes] | None:
+        """The end game: exchange pairs (:meth:`pair_moves`) greedily, cheapest first, until every
+        card is in its home block; ``None`` if it gets stuck."""
+        path: list[tuple[int, int]] = []
+        while True:
+            if all(self.board.block[c] == self.home_block[x] for c, x in enumerate(at)):
+                return path, at
+            if budget.left(1) <= 0:
+                return None
+            budget.used += 1
+            step = next(self.pair_moves(at, cap), None)
+            if step is None:
+                return None
+            path += step[0]
+            at = step[1]
+
     # -- across blocks
 
     def out(self, at: Sequence[int]) -> int:
         """Cards that still have to move to another block (``cost`` summed)."""
         block, cost = self.board.block, self.cost
         return sum(cost[x][block[c]] for c, x in enumerate(at))
+
+    def kind_potential(self, k: int, present: int) -> float:
+        """The potential of kind ``k`` whose home block holds the ranks in bitmask ``present``: every
+        absent rank costs 1 + ``lam`` x (its cyclic rank distance to the nearest present rank - 1).
+        A card can enter its home block only beside a rank-neighbour there, so the cards next to
+        a run already home cost 1, and bringing x - 1 home lowers the cost of x: a gradient along
+        the chains (``out`` is flat along them)."""
+        key = (k, present)
+        found = self._pot.get(key)
+        if found is not None:
+            return found
+        size = self.size[k]
+        ranks = [r for r in range(size) if present >> r & 1]
+        total = 0.0
+        for r in range(size):
+            if present >> r & 1:
+                continue
+            if not ranks:
+                total += 1 + self.lam * size
+                continue
+            d = min(min((r - q) % size, (q - r) % size) for q in ranks)
+            total += 1 + self.lam * (d - 1)
+        self._pot[key] = total
+        return total
+
+    def measure(self, at: Sequence[int]) -> float:
+        """The gather's measure of a position: ``out`` (cards to move), or the rank ``potential``
+        (:meth:`kind_potential` summed over the kinds; with ``hub``, minor cards in the centre
+        count as home for the count, but the potential sees only their home blocks)."""
+        if self.measure_name == "out":
+            return self.out(at)
+        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
+        present = [0] * KINDS
+        hubbed = 0
+        for c, x in enumerate(at):
+            if block[c] == home_block[x]:
+                present[kind[x]] |= 1 << rank[x]
+            elif self.hub and block[c] == CENTRE and kind[x] != TRUMPS:
+                hubbed += 1
+        return sum(self.kind_potential(k, present[k]) for k in range(KINDS)) - 0.5 * hubbed
 
     def refused(self, m: Matrix, a: int, x: int, b: int, y: int) -> bool:
         """The invariant prune for card ``x`` going a -> b and ``y`` going b -> a."""
@@ -436,11 +608,13 @@ class PatternPlanner:
             if budget.left(1) <= 0:
                 break
             budget.used += 1
+            potential = self.measure_name != "out"
             for end, (gain, swaps) in self.exchanges(at).items():
                 if end in seen:
                     continue
                 store.append((end, idx, swaps, g + len(swaps)))
-                heapq.heappush(heap, (g + len(swaps) + weight * (left - gain), self.rng.random(), len(store) - 1))
+                h = self.measure(end) if potential else left - gain
+                heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
         if best is not None:
             best.update(out=nearest[0], path=trace(nearest[1]), at=store[nearest[1]][0])
         return None
@@ -453,15 +627,28 @@ def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
     return bytes(cur)
 
 
+#: Gather expansions before the pairing end game takes over from the nearest position.
+GATHER_NODES = 300
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
     Gather every card into its block (:meth:`PatternPlanner.gather`), then sort each block with
     only its own cells moving."""
-    planner = PatternPlanner(board, game)
-    gathered = planner.gather(board.start, budget)
+    planner = PatternPlanner(board, game, hub=False, measure="potential")
+    best: dict[str, object] = {}
+    sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
+    gathered = planner.gather(board.start, sub, best=best)
+    budget.used += sub.used
     if gathered is None:
-        return None
+        near_path, near_at = best.get("path"), best.get("at")
+        if not isinstance(near_path, list) or not isinstance(near_at, bytes):
+            return None
+        paired = planner.pairing(near_at, budget)
+        if paired is None:
+            return None
+        gathered = near_path + paired[0], paired[1]
     path, at = gathered
     for cells in planner.blocks:
         if all(board.target[at[c]] == c for c in cells):
