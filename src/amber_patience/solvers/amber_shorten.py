@@ -10,6 +10,7 @@ keeps the end position; the solver's result is replayed by the rules engine anyw
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -133,22 +134,101 @@ def _relative_bound(start: bytes | bytearray, goal: bytes, cells: list[int]) -> 
     return len(cells) - cycles
 
 
+@lru_cache(maxsize=16)
+def _tables(board: _Board) -> tuple[list[int], list[frozenset[int]]]:
+    """Per board: ``nbm[x]``, the bit mask of card ``x``'s two rank-neighbours (the relation is
+    symmetric, so a card ``z`` beside cell ``b`` welcomes exactly the cards of ``nbm[z]`` there),
+    and ``near[c]``, cell ``c`` with the cells it touches."""
+    nbm = [(1 << a) | (1 << b) for a, b in board.nb]
+    near = [frozenset((c, *board.adj[c])) for c in range(board.n)]
+    return nbm, near
+
+
+class _Window:
+    """The move rule inside a window of cells whose outside never changes (the cards outside stay
+    as in ``start``): what the outside cells offer each window cell is computed once, as bit masks
+    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them)."""
+
+    def __init__(self, board: _Board, start: bytes | bytearray, cells: list[int]) -> None:
+        nbm, _ = _tables(board)
+        self.nbm = nbm
+        self.lone = board.lone
+        self.cells = [c for c in cells if c not in board.frozen]
+        inside = set(self.cells)
+        adj, lone, block = board.adj, board.lone, board.block
+        #: the cards welcome at each window cell thanks to the cells outside the window
+        self.static = {c: 0 for c in self.cells}
+        #: the window cells each window cell touches
+        self.dyn: dict[int, list[int]] = {}
+        for c in self.cells:
+            for s in adj[c]:
+                if s not in inside:
+                    self.static[c] |= nbm[start[s]]
+            self.dyn[c] = [s for s in adj[c] if s in inside]
+        self.touching = {(a, b) for a in self.cells for b in self.dyn[a]}
+        #: pairs in two blocks (Kolvir: only the lone cell links them)
+        self.cross = {(a, b) for a in self.cells for b in self.cells
+                      if lone >= 0 and block[a] != block[b] and a != lone and b != lone}
+
+    def legal_pairs(self, at: bytes | bytearray) -> list[tuple[int, int]]:
+        """Every legal swap (a, b), a before b in the window's order, among the window's cells."""
+        nbm, lone, cells, touching, cross = self.nbm, self.lone, self.cells, self.touching, self.cross
+        welcome = {}
+        for c in cells:
+            m = self.static[c]
+            for s in self.dyn[c]:
+                m |= nbm[at[s]]
+            welcome[c] = m  # a card there from s does not welcome itself, so this is right for both movers
+        out = []
+        for i, a in enumerate(cells):
+            x = at[a]
+            wa = welcome[a]
+            for b in cells[i + 1:]:
+                if (a, b) in cross:
+                    continue
+                y = at[b]
+                # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
+                if ((a, b) in touching and nbm[x] >> y & 1) or (
+                        (b == lone or welcome[b] >> x & 1) and (a == lone or wa >> y & 1)):
+                    out.append((a, b))
+        return out
+
+
 def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int,
             node_cap: int = REJOIN_NODES) -> list[tuple[int, int]] | None:
     """A legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal`` (which
     differ only in ``cells``), the shortest such one within ``node_cap`` states, or None.
 
     Iterative deepening on the permutation bound between the two (every swap changes it by exactly
-    one, so lengths go up in steps of two); swaps that lower it are tried first."""
+    one, so lengths go up in steps of two); swaps that lower it are tried first, those that put a
+    card where ``goal`` has it before the others. The move rule is checked with masks: the cells
+    outside ``cells`` never change here, so what they offer each cell of the window is computed
+    once (the same rule as ``_Board.legal_swap``, which a test compares it with)."""
     need = _relative_bound(start, goal, cells)
     if need > most:
         return None
-    pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    window = _Window(board, start, cells)
     where = {goal[c]: c for c in cells}  # the cell each card of the window ends in
-    legal = board.legal_swap
     nodes = 0
     at = bytearray(start)
     path: list[tuple[int, int]] = []
+
+    def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
+        cyc: dict[int, int] = {}
+        for c in window.cells:
+            if c not in cyc:
+                k = c
+                while k not in cyc:
+                    cyc[k] = c
+                    k = where[at[k]]
+        out = []
+        for a, b in window.legal_pairs(at):
+            same = cyc[a] == cyc[b]
+            if same or allow_across:
+                placed = (where[at[a]] == b) + (where[at[b]] == a)
+                out.append((h - 1 if same else h + 1, -placed, a, b))
+        out.sort()
+        return out
 
     def dfs(h: int, limit: int, visited: dict[bytes, int]) -> bool:
         nonlocal nodes
@@ -158,31 +238,18 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         if nodes > node_cap:
             return False
         g = len(path)
-        # the cycle of every cell of the window in the permutation to ``goal``
-        cyc: dict[int, int] = {}
-        for c in cells:
-            if c not in cyc:
-                k = c
-                while k not in cyc:
-                    cyc[k] = c
-                    k = where[at[k]]
-        inside = [(a, b) for a, b in pairs if cyc[a] == cyc[b]]
-        across = [(a, b) for a, b in pairs if cyc[a] != cyc[b]] if g + h + 2 <= limit else []
-        for group, dh in ((inside, -1), (across, 1)):
-            for a, b in group:
-                if not legal(at, a, b):
-                    continue
-                at[a], at[b] = at[b], at[a]
-                key = bytes(at)
-                if visited.get(key, limit + 1) > g + 1:
-                    visited[key] = g + 1
-                    path.append((a, b))
-                    if dfs(h + dh, limit, visited):
-                        return True
-                    path.pop()
-                at[a], at[b] = at[b], at[a]
-                if nodes > node_cap:
-                    return False
+        for nh, _, a, b in moves(h, g + h + 2 <= limit):
+            at[a], at[b] = at[b], at[a]
+            key = bytes(at)
+            if visited.get(key, limit + 1) > g + 1:
+                visited[key] = g + 1
+                path.append((a, b))
+                if dfs(nh, limit, visited):
+                    return True
+                path.pop()
+            at[a], at[b] = at[b], at[a]
+            if nodes > node_cap:
+                return False
         return False
 
     for limit in range(need, most + 1, 2):
