@@ -220,6 +220,9 @@ class _Search:
         self.class_memos: list[dict[int, bool]] = [{} for _ in t.classes]
         #: The three-class subgames checked at the nodes, each with its classes as bits.
         self.subgames: list[tuple[int, _Subgame]] = []
+        #: Per rank class: the three-class subgames holding it (for the checks as if with no limit on
+        #: the recycles, where only the removed pair's class moved).
+        self.class_subgames: list[list[_Subgame]] = [[] for _ in t.classes]
         #: Per rank class: its waste rules (:meth:`_class_rules`), remembered by the same key.
         self.rule_memos: list[dict[int, list[tuple[int, int]]]] = [{} for _ in t.classes]
         self.shift = n + m
@@ -439,6 +442,8 @@ class _Search:
                     return False
                 if size == 3:  # (also checked at every node)
                     self.subgames.append((sum(1 << k for k in classes), game))
+                    for k in classes:
+                        self.class_subgames[k].append(game)
         return self.dfs(pmask, tmask, cursor, recycles)
 
     def set_stop(self) -> None:
@@ -663,14 +668,31 @@ class _Search:
         # The three-class subgames whose cards moved. (The waste bound is not checked here: each
         # of its rules links two classes, which these subgames see; at the nodes of deals 1-300 it
         # refused nothing more.)
+        if not last_pass and (recycles < 0 or recycles > self.node_exact):
+            # As if with no limit on the recycles: only the triples of the removed pair's class.
+            if first >= 0:
+                mine_games = self.class_subgames[first]
+                for i, game in enumerate(mine_games):
+                    # (Most checks are answered by the subgame's memo: looked up here.)
+                    known = game.known_any.get(removed & game.mask)
+                    if known is None:
+                        known = game.won_any(removed)
+                    if not known:
+                        self.pruned += 1
+                        if i:  # the next child is likely refused by the same one: it goes first
+                            mine_games.insert(0, mine_games.pop(i))
+                        return False
+            if not self.dfs(pmask, tmask, cursor, recycles):
+                return False
+            self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
+            self.moves.extend(reversed(self.steps(offset, place, start_tmask, start_cursor, start_recycles)))
+            return True
         subgames = self.subgames
         for i, (which, game) in enumerate(subgames):
             if which & touched:
                 # (Most checks are answered by the subgame's memo: looked up here.)
                 if last_pass:
                     known = game.known.get((removed & game.mask) << 5 | game.first[cursor])
-                elif recycles < 0 or recycles > self.node_exact:
-                    known = game.known_any.get(removed & game.mask)
                 else:
                     mine, talon, s = removed & game.mask, game.talon, game.first[cursor]
                     while s < len(talon) and mine >> talon[s] & 1:
@@ -747,6 +769,8 @@ class _Subgame:
         self.pyramid = _bits(pyramid_mask)
         #: Per pyramid card of these classes: the cards of these classes resting on it.
         self.over = {p: search.resting[p] & mask for p in self.pyramid}
+        #: Per pyramid card of these classes: its bit, the cards of these classes resting on it, its value.
+        self.pyramid_items = [(1 << p, self.over[p], search.value[p]) for p in self.pyramid]
         self.talon_mask = mask & ~pyramid_mask
         self.talon = talon = _bits(self.talon_mask)
         #: Won when these cards are gone (relaxed: those of the pyramid).
@@ -786,7 +810,8 @@ class _Subgame:
             return True
         if recycles and (recycles < 0 or recycles > exact
                          or recycles >= (self.mask & ~removed).bit_count() // 2):
-            return self._won_any(removed)
+            known = self.known_any.get(removed)
+            return self._won_any(removed) if known is None else known
         talon = self.talon
         while s < len(talon) and removed >> talon[s] & 1:
             s += 1
@@ -816,7 +841,7 @@ class _Subgame:
         waste = self.below[s] & ~removed
         under = waste.bit_length() - 1 if waste else -1
         if under >= 0:
-            moves += [(1 << under | 1 << p, s) for p in partners.get(value[under], ())]
+            moves += [(1 << under | p, s) for p in partners.get(value[under], ())]
         after = s + 1
         while after < size and removed >> talon[after] & 1:
             after += 1
@@ -824,7 +849,7 @@ class _Subgame:
             top = talon[s]
             if under >= 0 and value[under] + value[top] == target:
                 moves.append((1 << under | 1 << top, after))
-            moves += [(1 << top | 1 << p, after) for p in partners.get(value[top], ())]
+            moves += [(1 << top | p, after) for p in partners.get(value[top], ())]
         result = False
         for cards, place in moves:
             state = removed | cards
@@ -845,15 +870,21 @@ class _Subgame:
             self.failed_passes[removed] = score
         return result
 
+    def won_any(self, removed: int) -> bool:
+        """:meth:`won` as if with no limit on the recycles."""
+        removed &= self.mask
+        if removed & self.goal == self.goal:
+            return True
+        known = self.known_any.get(removed)
+        return self._won_any(removed) if known is None else known
+
     def _won_any(self, removed: int) -> bool:
         """:meth:`won` with no limit on the recycles: then every place of the talon can be reached
         again, so only the cards left matter. Any talon card left can come to the stock top, and two
         talon cards left next to each other in the talon's order can be the waste top and the stock
-        top at once."""
+        top at once. (``removed`` is not in ``known_any`` yet.)"""
         known = self.known_any
-        result = known.get(removed)
-        if result is not None:
-            return result
+        known_get = known.get
         goal, value, target, won = self.goal, self.value, self.target, self._won_any
         pyramid_removed = removed & self.pyramid_mask
         info = self.exposed.get(pyramid_removed)
@@ -865,7 +896,7 @@ class _Subgame:
             if state & goal == goal:
                 known[removed] = True
                 return True
-            result = known.get(state)
+            result = known_get(state)
             if result or (result is None and won(state)):
                 known[removed] = True
                 return True
@@ -877,11 +908,11 @@ class _Subgame:
             alive ^= bit
             vx = value[bit.bit_length() - 1]
             for p in partners.get(vx, ()):
-                state = removed | bit | 1 << p
+                state = removed | bit | p
                 if state & goal == goal:
                     known[removed] = True
                     return True
-                result = known.get(state)
+                result = known_get(state)
                 if result or (result is None and won(state)):
                     known[removed] = True
                     return True
@@ -890,7 +921,7 @@ class _Subgame:
                 if state & goal == goal:
                     known[removed] = True
                     return True
-                result = known.get(state)
+                result = known_get(state)
                 if result or (result is None and won(state)):
                     known[removed] = True
                     return True
@@ -930,7 +961,7 @@ class _Subgame:
             under = waste.bit_length() - 1
             vu = value[under]
             for p in partners.get(vu, ()):
-                state = removed | 1 << under | 1 << p
+                state = removed | 1 << under | p
                 if state & goal == goal or (failed_get(state, 99) > s and won(state, s)):
                     known[key] = True
                     return True
@@ -943,8 +974,8 @@ class _Subgame:
             while after < size and removed >> talon[after] & 1:
                 after += 1
             vt = value[top]
-            for p in partners.get(vt, ()) if vu + vt != self.target else (under, *partners.get(vt, ())):
-                state = removed | 1 << top | 1 << p
+            for p in partners.get(vt, ()) if vu + vt != self.target else (1 << under, *partners.get(vt, ())):
+                state = removed | 1 << top | p
                 if state & goal == goal or (failed_get(state, 99) > after and won(state, after)):
                     known[key] = True
                     return True
@@ -961,14 +992,15 @@ class _Subgame:
         return False
 
     def _exposed(self, pyramid_removed: int) -> tuple[list[int], dict[int, list[int]]]:
-        """For a set of removed pyramid cards (of these classes): the pairs of available ones (as
-        location bits), and per value the available ones that pair with a card of that value."""
-        over, value, target = self.over, self.value, self.target
-        now = [p for p in self.pyramid if not pyramid_removed >> p & 1 and not over[p] & ~pyramid_removed]
-        pairs = [1 << a | 1 << b for i, a in enumerate(now) for b in now[i + 1:] if value[a] + value[b] == target]
+        """For a set of removed pyramid cards (of these classes): the pairs of available ones, and per
+        value the available ones that pair with a card of that value (all as location bits)."""
+        left = ~pyramid_removed
+        now = [(bit, v) for bit, over, v in self.pyramid_items if left & bit and not over & left]
+        target = self.target
+        pairs = [a | b for i, (a, va) in enumerate(now) for b, vb in now[i + 1:] if va + vb == target]
         partners: dict[int, list[int]] = {}
-        for p in now:
-            partners.setdefault(target - value[p], []).append(p)
+        for bit, v in now:
+            partners.setdefault(target - v, []).append(bit)
         return pairs, partners
 
 def _bits(mask: int) -> list[int]:
