@@ -2,14 +2,16 @@
 
 :func:`shorten` runs, while the solution gets shorter: pairs of swaps that cancel out
 (:func:`_cancel_pairs`), three swaps among three cards that make one swap (:func:`_merge_triples`),
-local splices (:func:`_splice`) and windows of a few swaps re-joined by a small search
-(:func:`_rejoin_windows`). Every change is checked with the move rule (``_Board.legal_swap``) and
+local splices (:func:`_splice`) and windows of swaps that depend on each other, re-joined by a small
+search (:func:`_rejoin_traces`; :func:`_rejoin_windows`, windows of consecutive swaps, found nothing
+more after it and is no longer run). Every change is checked with the move rule (``_Board.legal_swap``) and
 keeps the end position; the solver's result is replayed by the rules engine anyway.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,14 +26,15 @@ SHORTEN_DEPTH = 3
 def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Shorten a solution (every change is checked with the move rule and keeps the end position):
     pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that make
-    one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and
-    windows re-joined by a small search (:func:`_rejoin_windows`), again while it gets shorter."""
+    one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
+    depend on each other re-joined by a small search (:func:`_rejoin_traces`), again while it gets
+    shorter."""
     while True:
         length = len(path)
         path = _cancel_pairs(board, path, deadline)
         path = _merge_triples(board, path, deadline)
         path = _splice(board, path, deadline)
-        path = _rejoin_windows(board, path, deadline)
+        path = _rejoin_traces(board, path, deadline)
         if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
             return path
 
@@ -153,44 +156,43 @@ class _Window:
         nbm, _ = _tables(board)
         self.nbm = nbm
         self.lone = board.lone
-        self.cells = [c for c in cells if c not in board.frozen]
+        self.block = board.block
+        self.adjmask = board.adjmask
+        self.cells = sorted(c for c in set(cells) if c not in board.frozen)
         inside = set(self.cells)
-        adj, lone, block = board.adj, board.lone, board.block
         #: the cards welcome at each window cell thanks to the cells outside the window
         self.static = {c: 0 for c in self.cells}
         #: the window cells each window cell touches
         self.dyn: dict[int, list[int]] = {}
         for c in self.cells:
-            for s in adj[c]:
-                if s not in inside:
-                    self.static[c] |= nbm[start[s]]
-            self.dyn[c] = [s for s in adj[c] if s in inside]
-        self.touching = {(a, b) for a in self.cells for b in self.dyn[a]}
-        #: pairs in two blocks (Kolvir: only the lone cell links them)
-        self.cross = {(a, b) for a in self.cells for b in self.cells
-                      if lone >= 0 and block[a] != block[b] and a != lone and b != lone}
+            for t in board.adj[c]:
+                if t not in inside:
+                    self.static[c] |= nbm[start[t]]
+            self.dyn[c] = [t for t in board.adj[c] if t in inside]
 
-    def legal_pairs(self, at: bytes | bytearray) -> list[tuple[int, int]]:
-        """Every legal swap (a, b), a before b in the window's order, among the window's cells."""
-        nbm, lone, cells, touching, cross = self.nbm, self.lone, self.cells, self.touching, self.cross
+    def legal_pairs(self, at: bytes | bytearray, groups: list[list[int]] | None = None) -> list[tuple[int, int]]:
+        """Every legal swap (a, b), a < b, among the window's cells (only pairs inside one of
+        ``groups``, each sorted, when given)."""
+        nbm, lone, block, adjmask = self.nbm, self.lone, self.block, self.adjmask
         welcome = {}
-        for c in cells:
+        for c in self.cells:
             m = self.static[c]
-            for s in self.dyn[c]:
-                m |= nbm[at[s]]
-            welcome[c] = m  # a card there from s does not welcome itself, so this is right for both movers
+            for t in self.dyn[c]:
+                m |= nbm[at[t]]
+            welcome[c] = m  # a card does not welcome itself, so this holds for a card leaving c too
         out = []
-        for i, a in enumerate(cells):
-            x = at[a]
-            wa = welcome[a]
-            for b in cells[i + 1:]:
-                if (a, b) in cross:
-                    continue
-                y = at[b]
-                # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
-                if ((a, b) in touching and nbm[x] >> y & 1) or (
-                        (b == lone or welcome[b] >> x & 1) and (a == lone or wa >> y & 1)):
-                    out.append((a, b))
+        for group in groups if groups is not None else [self.cells]:
+            for i, a in enumerate(group):
+                x = at[a]
+                wa, ma, nx, ba = welcome[a], adjmask[a], nbm[x], block[a]
+                for b in group[i + 1:]:
+                    if lone >= 0 and block[b] != ba and a != lone and b != lone:
+                        continue  # Kolvir: the two blocks meet only through the lone cell
+                    y = at[b]
+                    # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
+                    if (ma >> b & 1 and nx >> y & 1) or (
+                            (b == lone or welcome[b] >> x & 1) and (a == lone or wa >> y & 1)):
+                        out.append((a, b))
         return out
 
 
@@ -215,14 +217,18 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
 
     def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
         cyc: dict[int, int] = {}
+        groups: list[list[int]] = []
         for c in window.cells:
             if c not in cyc:
                 k = c
+                group = []
                 while k not in cyc:
                     cyc[k] = c
+                    group.append(k)
                     k = where[at[k]]
+                groups.append(sorted(group))
         out = []
-        for a, b in window.legal_pairs(at):
+        for a, b in window.legal_pairs(at, None if allow_across else groups):
             same = cyc[a] == cyc[b]
             if same or allow_across:
                 placed = (where[at[a]] == b) + (where[at[b]] == a)
@@ -388,4 +394,112 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
                     break
             if changed:
                 break
+    return path
+
+
+#: Re-joining traces: from each swap ``i``, the swaps after it that depend on it (directly or
+#: through each other) form a window of at most ``TRACE_SWAPS`` swaps and ``TRACE_CELLS`` cells,
+#: looked for within ``TRACE_SPAN`` swaps; the swaps they do not depend on are moved out of the way
+#: (before or after the window), which keeps them legal. A window is re-joined (``_rejoin``, at most
+#: ``TRACE_NODES`` states) each time its slack (length minus permutation bound) grows.
+TRACE_SWAPS = 16
+TRACE_CELLS = 16
+TRACE_SPAN = 80
+TRACE_NODES = 60
+#: At most this many swaps across cycles in a re-joined trace window.
+TRACE_MERGES = 9
+
+
+def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
+                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
+                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
+    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
+    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
+    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``.
+
+    Two swaps *depend* on each other when one of them moves a card of a cell that the other one
+    moves or touches (the move rule looks at the cells around the swapped ones). Swaps that do not
+    depend on each other can trade places and stay legal, so ``before + window + after`` (each in
+    its order) is legal and ends where swaps ``i..t`` end. A swap that depends on a swap left out of
+    a window (too many cells) is left out too."""
+    p, q = path[i]
+    window = [i]
+    inside = {p, q}
+    zone = set(near[p] | near[q])  # the cells that the window's swaps move or look at
+    blocked: set[int] = set()  # the same for the swaps left out of the window
+    skipped: list[int] = []  # swaps on which nothing in the window depended when they came
+    before: set[int] = set()
+    for t in range(i + 1, min(len(path), i + span)):
+        p, q = path[t]
+        if p in blocked or q in blocked:
+            blocked |= near[p] | near[q]
+            continue
+        if p not in zone and q not in zone:
+            skipped.append(t)
+            continue
+        if len(window) >= swaps:
+            return
+        if len(inside | {p, q}) > cells:
+            blocked |= near[p] | near[q]
+            continue
+        window.append(t)
+        inside.update((p, q))
+        zone |= near[p] | near[q]
+        # the skipped swaps that t depends on, directly or through each other, must come first
+        needs = near[p] | near[q]
+        for u in reversed(skipped):
+            a, b = path[u]
+            if a in needs or b in needs:
+                before.add(u)
+                needs = needs | near[a] | near[b]
+        members = set(window)
+        yield (t, list(window), [u for u in skipped if u in before],
+               [u for u in range(i, t + 1) if u not in members and u not in before])
+
+
+def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+    """Re-join windows made of the swaps that depend on each other (:func:`_trace_windows`): a
+    window with far fewer cells than the swaps around it touch, so longer windows can be re-joined
+    (:func:`_rejoin`, ending exactly where the window ended). The swaps moved out of the way and
+    the new ones are replayed with the move rule before they are kept."""
+    _, near = _tables(board)
+    states = _states_along(board.start, path)
+    i = 0
+    while i < len(path) - 2:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        found = None
+        slack_tried = 0
+        for t, window, before, after in _trace_windows(path, i, near):
+            if len(window) < 2:
+                continue
+            start = bytearray(states[i])
+            for u in before:
+                a, b = path[u]
+                start[a], start[b] = start[b], start[a]
+            end = bytearray(start)
+            for u in window:
+                a, b = path[u]
+                end[a], end[b] = end[b], end[a]
+            cells = sorted({c for u in window for c in path[u]})
+            need = _relative_bound(start, bytes(end), cells)
+            slack = len(window) - need
+            if slack <= max(1, slack_tried):
+                continue  # tried already with this slack (a merge more makes it worth another try)
+            slack_tried = slack
+            sub = _rejoin(board, bytes(start), bytes(end), cells, min(len(window) - 2, need + 2 * TRACE_MERGES),
+                          TRACE_NODES)
+            if sub is None:
+                continue
+            mid = [path[u] for u in before] + sub + [path[u] for u in after]
+            if _replays(board, states[i], mid, states[t + 1]):
+                found = t + 1, mid
+                break
+        if found is None:
+            i += 1
+            continue
+        stop, mid = found
+        path = path[:i] + mid + path[stop:]
+        states = states[:i + 1] + _states_along(states[i], mid)[1:] + states[stop + 1:]
+        i = max(0, i - TRACE_SWAPS)
     return path

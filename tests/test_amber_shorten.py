@@ -1,0 +1,285 @@
+"""The shortening passes of Amber solutions (``solvers/amber_shorten.py``).
+
+Every pass must keep a solution legal, ending where it ended, and never make it longer; the ones
+that look for something (a detour, a window with a swap too many) must find it. Budgets are node
+limits, so the results do not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import AmberPosition, Swap
+from amber_patience.solvers import amber as amber_solver
+from amber_patience.solvers import amber_shorten, solve
+
+
+def _states(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[bytes]:
+    states = [board.start]
+    cur = bytearray(board.start)
+    for a, b in path:
+        cur[a], cur[b] = cur[b], cur[a]
+        states.append(bytes(cur))
+    return states
+
+
+def _is_legal_win(position: AmberPosition, path: list[tuple[int, int]]) -> bool:
+    for a, b in path:
+        position = position.play(Swap(a, b))  # raises IllegalMoveError for an illegal swap
+    return position.is_won()
+
+
+def _with_detour(board: amber_solver._Board, path: list[tuple[int, int]], k: int, m: int, pick: int,
+                 same_cards: bool) -> list[tuple[int, int]] | None:
+    """``path`` with a pair of swaps that cancel out inserted: a legal swap before move ``k`` and
+    its undoing before move ``m`` (the same two cards again, or the same two cells with the swaps
+    between taking each other's cell of the two); None when the detour is not legal."""
+    states = _states(board, path)
+    at = list(states[k])
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    swaps = sorted(board.moves(at, pos))
+    if not swaps:
+        return None
+    a, b = swaps[pick % len(swaps)]
+    if same_cards:
+        middle = list(path[k:m])
+        x, y = states[k][a], states[k][b]
+        cur = bytearray(states[k])
+        cur[a], cur[b] = cur[b], cur[a]
+        for p, q in middle:
+            cur[p], cur[q] = cur[q], cur[p]
+        undo = tuple(sorted((cur.index(x), cur.index(y))))
+    else:
+        other = {a: b, b: a}
+        middle = [tuple(sorted((other.get(p, p), other.get(q, q)))) for p, q in path[k:m]]
+        undo = (a, b)
+    detour = path[:k] + [(a, b)] + middle + [undo] + path[m:]  # type: ignore[list-item]
+    if not amber_shorten._replays(board, board.start, detour, _states(board, path)[-1]):
+        return None
+    return detour
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), k=st.integers(min_value=0, max_value=60),
+       gap=st.integers(min_value=0, max_value=30), pick=st.integers(min_value=0, max_value=100),
+       same_cards=st.booleans())
+def test_shorten_removes_an_inserted_detour(number: int, k: int, gap: int, pick: int, same_cards: bool) -> None:
+    """A pair of swaps that cancel out, inserted anywhere in a won Path 36 solution, is taken out
+    again: the shortened solution is strictly shorter than the one with the detour, legal, and wins."""
+    position = get_game("path-36").deal(number)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won"
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solution.moves]
+    k = min(k, len(path))
+    detour = _with_detour(board, path, k, min(k + gap, len(path)), pick, same_cards)
+    if detour is None:
+        return  # the inserted detour was not legal: nothing to shorten
+    assert _is_legal_win(position, detour)
+    cut = amber_shorten._cancel_pairs(board, detour, None)  # a pair that cancels out is found wherever it is
+    assert len(cut) < len(detour)
+    assert _is_legal_win(position, cut)
+    shorter = amber_shorten.shorten(board, detour, None)
+    assert len(shorter) < len(detour)
+    assert _is_legal_win(position, shorter)
+
+
+def test_cancel_pairs_takes_out_a_card_moved_aside_and_back() -> None:
+    """Kolvir deal 2 (the lone cell): a card swapped away and swapped back a few moves later (same
+    two cards, other swaps between) is cut out, and the solution still wins."""
+    position = get_game("kolvir").deal(2)
+    board = amber_solver._Board(position)
+    path = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
+    assert path is not None
+    base = amber_shorten.shorten(board, path, None)
+    found = None
+    for k in range(0, len(base) - 4, 7):
+        for pick in range(6):
+            found = _with_detour(board, base, k, k + 3, pick, same_cards=True)
+            if found is not None:
+                break
+        if found is not None:
+            break
+    assert found is not None, "no legal detour found to insert"
+    cut = amber_shorten._cancel_pairs(board, found, None)
+    assert len(cut) <= len(found) - 2
+    assert _is_legal_win(position, cut)
+
+
+def test_rejoin_finds_a_shorter_window_and_keeps_its_end() -> None:
+    """A window of swaps with a detour through a third cell is re-joined by fewer swaps among the
+    cells it touches, ending exactly where the window ended; no sequence longer than allowed."""
+    position = get_game("path-36").deal(3)
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solve(position, node_limit=20000).moves]
+    states = _states(board, path)
+    for i in range(len(path) - 3):
+        cells = sorted({c for swap in path[i:i + 3] for c in swap})
+        sub = amber_shorten._rejoin(board, states[i], states[i + 3], cells, 3)
+        assert sub is not None and len(sub) <= 3 and len(sub) % 2 == 1  # every swap changes the bound by one
+        assert amber_shorten._replays(board, states[i], sub, states[i + 3])
+        assert amber_shorten._rejoin(board, states[i], states[i + 3], cells, 0) is None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), k=st.integers(min_value=0, max_value=60),
+       pick=st.integers(min_value=0, max_value=100))
+def test_merge_triples_turns_three_swaps_back_into_one(number: int, k: int, pick: int) -> None:
+    """A swap of cards x and y written as three swaps through a third card z ((x z), (y z), (x z),
+    the same permutation) is merged back: strictly shorter, legal, and it still wins."""
+    position = get_game("path-36").deal(number)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won"
+    board = amber_solver._Board(position)
+    path = [(m.a, m.b) for m in solution.moves]
+    k = min(k, len(path) - 1)
+    states = _states(board, path)
+    x, y = states[k][path[k][0]], states[k][path[k][1]]
+    others = [c for c in range(board.n) if states[k][c] not in (x, y) and c not in board.frozen]
+    detour = None
+    for shift in range(len(others)):  # the first third card, from ``pick`` on, with which the three swaps are legal
+        z = states[k][others[(pick + shift) % len(others)]]
+        cur = bytearray(states[k])
+        three = []
+        for u, v in ((x, z), (y, z), (x, z)):
+            p, q = sorted((cur.index(u), cur.index(v)))
+            three.append((p, q))
+            cur[p], cur[q] = cur[q], cur[p]
+        assert bytes(cur) == states[k + 1]
+        candidate = path[:k] + three + path[k + 1:]
+        if amber_shorten._replays(board, board.start, candidate, states[-1]):
+            detour = candidate
+            break
+    if detour is None:
+        return  # no third card makes the three swaps legal there: nothing to merge
+    merged = amber_shorten._merge_triples(board, detour, None)
+    assert len(merged) < len(detour)
+    assert _is_legal_win(position, merged)
+
+
+def _random_walk(board: amber_solver._Board, steps: int, seed: int) -> list[tuple[int, int]]:
+    """A line of ``steps`` random legal swaps from the deal (random play: many detours)."""
+    rng = random.Random(seed)
+    at = list(board.start)
+    pos = [0] * board.n
+    path: list[tuple[int, int]] = []
+    for _ in range(steps):
+        for cell, card in enumerate(at):
+            pos[card] = cell
+        swaps = sorted(board.moves(at, pos))
+        if not swaps:
+            break
+        a, b = rng.choice(swaps)
+        at[a], at[b] = at[b], at[a]
+        path.append((a, b))
+    return path
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path-36", "path"]), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), cells=st.integers(min_value=2, max_value=24))
+def test_window_move_rule_is_the_boards(name: str, number: int, seed: int, cells: int) -> None:
+    """``_Window.legal_pairs`` (bit masks of the cards welcome at each cell, the outside fixed) finds
+    exactly the swaps that ``_Board.legal_swap`` allows among the window's cells, as the window's
+    cards move (random positions of random play, Kolvir's lone cell and two blocks included)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    rng = random.Random(seed)
+    at = bytearray(amber_shorten._states_along(board.start, _random_walk(board, 30, seed))[-1])
+    chosen = sorted(rng.sample(range(board.n), cells) + ([board.lone] if board.lone >= 0 and seed % 2 else []))
+    window = amber_shorten._Window(board, at, chosen)
+    for _ in range(10):
+        got = window.legal_pairs(at)
+        want = [(a, b) for i, a in enumerate(window.cells) for b in window.cells[i + 1:] if board.legal_swap(at, a, b)]
+        assert got == want
+        if not want:
+            break
+        a, b = rng.choice(want)
+        at[a], at[b] = at[b], at[a]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path"]), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), start=st.integers(min_value=0, max_value=80))
+def test_trace_windows_reorder_legally(name: str, number: int, seed: int, start: int) -> None:
+    """Every window of swaps that depend on each other, with the swaps it depends on before it and
+    the rest after it, replays legally and ends exactly where the original swaps end."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, 120, seed)
+    states = amber_shorten._states_along(board.start, path)
+    _, near = amber_shorten._tables(board)
+    i = min(start, len(path) - 1)
+    seen = 0
+    for t, window, before, after in amber_shorten._trace_windows(path, i, near):
+        assert window[0] == i and window[-1] == t
+        assert sorted(window + before + after) == list(range(i, t + 1))
+        order = before + window + after
+        assert amber_shorten._replays(board, states[i], [path[u] for u in order], states[t + 1])
+        seen += 1
+    assert seen >= 1 or i == len(path) - 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path", "path-36"]), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_every_pass_keeps_a_random_line_legal_and_its_end(name: str, number: int, seed: int) -> None:
+    """Random play is full of detours: each pass, and ``shorten``, returns a line that is legal swap
+    by swap (the rules engine replays it), ends in the same position and is never longer; random
+    play of 80 swaps always has something to cut."""
+    position = get_game(name).deal(number)
+    board = amber_solver._Board(position)
+    path = _random_walk(board, 80, seed)
+    end = amber_shorten._states_along(board.start, path)[-1]
+    for cut in (amber_shorten._cancel_pairs, amber_shorten._merge_triples, amber_shorten._splice,
+                amber_shorten._rejoin_windows, amber_shorten._rejoin_traces, amber_shorten.shorten):
+        shorter = cut(board, path, None)
+        assert len(shorter) <= len(path)
+        assert amber_shorten._replays(board, board.start, shorter, end)
+    shorter = amber_shorten.shorten(board, path, None)
+    assert len(shorter) < len(path)
+    played = position
+    for a, b in shorter:
+        played = played.play(Swap(a, b))  # raises IllegalMoveError for an illegal swap
+    cards = list(position.game.deck.cards)
+    assert list(played.cards) == [cards[x] for x in end]
+
+
+def test_rejoin_traces_cuts_a_detour_hidden_among_other_swaps() -> None:
+    """A swap and its undoing, with swaps elsewhere on the board between them (the consecutive
+    windows would have to hold them all), is cut by ``_rejoin_traces``: shorter, legal, same end."""
+    position = get_game("path").deal(5)
+    board = amber_solver._Board(position)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won"
+    path = [(m.a, m.b) for m in solution.moves]
+    states = amber_shorten._states_along(board.start, path)
+    _, near = amber_shorten._tables(board)
+    done = 0
+    for k in range(5, len(path) - 12, 9):
+        at = list(states[k])
+        pos = [0] * board.n
+        for cell, card in enumerate(at):
+            pos[card] = cell
+        for a, b in sorted(board.moves(at, pos)):
+            # the detour: (a b) now and again after the next swaps, as long as they are far from a and b
+            m = 0
+            while k + m < len(path) and m < 8 and not {a, b} & (near[path[k + m][0]] | near[path[k + m][1]]):
+                m += 1
+            if m < 6:  # then a window of consecutive swaps would hold at least 14 cells
+                continue
+            detour = path[:k] + [(a, b)] + path[k:k + m] + [(a, b)] + path[k + m:]
+            if not amber_shorten._replays(board, board.start, detour, states[-1]):
+                continue
+            cut = amber_shorten._rejoin_traces(board, detour, None)
+            assert len(cut) <= len(detour) - 2
+            assert amber_shorten._replays(board, board.start, cut, states[-1])
+            done += 1
+            break
+        if done >= 2:
+            break
+    assert done >= 1, "no detour found to insert"
