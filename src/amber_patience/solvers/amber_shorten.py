@@ -11,6 +11,7 @@ keeps the end position; the solver's result is replayed by the rules engine anyw
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -353,43 +354,50 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
 def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Replace three swaps ``i < j < k`` among three cards by one swap of two of them (at ``i``, ``j``
     or ``k``), when the swaps between stay legal: they keep their cells, and the three cards only
-    trade places among the cells they hold, so the end position is checked by the replay."""
+    trade places among the cells they hold, so the end position is checked by the replay. For each
+    ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
+    three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
     changed = True
     while changed:
         changed = False
         states = _states_along(board.start, path)
         cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
+        swaps_of: dict[int, list[int]] = {}  # the swaps that move each card, in order
+        for t, pair in enumerate(cards):
+            for x in pair:
+                swaps_of.setdefault(x, []).append(t)
         for i in range(len(path)):
             if deadline is not None and time.perf_counter() > deadline:
                 return path
-            for j in range(i + 1, len(path)):
-                if len(cards[i] | cards[j]) != 3:
-                    continue
+            later = sorted({j for x in cards[i] for j in swaps_of[x][bisect_right(swaps_of[x], i):]})
+            for j in later:
                 three = cards[i] | cards[j]
-                for k in range(j + 1, len(path)):
-                    if not cards[k] <= three:
-                        continue
-                    for at in (i, j, k):
-                        for x, y in ((a, b) for a in three for b in three if a < b):
-                            rest = [(t, path[t]) for t in range(i, k + 1) if t not in (i, j, k) or t == at]
-                            sub: list[tuple[int, int]] = []
-                            cur = bytearray(states[i])
-                            ok = True
-                            for t, (p, q) in rest:
-                                if t == at:
-                                    p, q = sorted((cur.index(x), cur.index(y)))
-                                if not board.legal_swap(cur, p, q):
-                                    ok = False
-                                    break
-                                cur[p], cur[q] = cur[q], cur[p]
-                                sub.append((p, q))
-                            if ok and cur == states[k + 1]:
-                                path = path[:i] + sub + path[k + 1:]
-                                changed = True
+                if len(three) != 3:
+                    continue
+                k = min((t for x in three for t in swaps_of[x][bisect_right(swaps_of[x], j):] if cards[t] <= three),
+                        default=-1)
+                if k < 0:
+                    continue
+                for at in (i, j, k):
+                    for x, y in ((a, b) for a in three for b in three if a < b):
+                        rest = [(t, path[t]) for t in range(i, k + 1) if t not in (i, j, k) or t == at]
+                        sub: list[tuple[int, int]] = []
+                        cur = bytearray(states[i])
+                        ok = True
+                        for t, (p, q) in rest:
+                            if t == at:
+                                p, q = sorted((cur.index(x), cur.index(y)))
+                            if not board.legal_swap(cur, p, q):
+                                ok = False
                                 break
-                        if changed:
+                            cur[p], cur[q] = cur[q], cur[p]
+                            sub.append((p, q))
+                        if ok and cur == states[k + 1]:
+                            path = path[:i] + sub + path[k + 1:]
+                            changed = True
                             break
-                    break  # only the first later swap among the three cards
+                    if changed:
+                        break
                 if changed:
                     break
             if changed:
@@ -406,8 +414,6 @@ TRACE_SWAPS = 16
 TRACE_CELLS = 16
 TRACE_SPAN = 80
 TRACE_NODES = 60
-#: At most this many swaps across cycles in a re-joined trace window.
-TRACE_MERGES = 9
 
 
 def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
@@ -457,7 +463,9 @@ def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int
                [u for u in range(i, t + 1) if u not in members and u not in before])
 
 
-def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None,
+                   swaps: int = TRACE_SWAPS, cells_cap: int = TRACE_CELLS, span: int = TRACE_SPAN,
+                   node_cap: int = TRACE_NODES) -> list[tuple[int, int]]:
     """Re-join windows made of the swaps that depend on each other (:func:`_trace_windows`): a
     window with far fewer cells than the swaps around it touch, so longer windows can be re-joined
     (:func:`_rejoin`, ending exactly where the window ended). The swaps moved out of the way and
@@ -470,7 +478,7 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             break
         found = None
         slack_tried = 0
-        for t, window, before, after in _trace_windows(path, i, near):
+        for t, window, before, after in _trace_windows(path, i, near, swaps, cells_cap, span):
             if len(window) < 2:
                 continue
             start = bytearray(states[i])
@@ -484,11 +492,10 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             cells = sorted({c for u in window for c in path[u]})
             need = _relative_bound(start, bytes(end), cells)
             slack = len(window) - need
-            if slack <= max(1, slack_tried):
+            if slack < 2 or slack <= slack_tried:
                 continue  # tried already with this slack (a merge more makes it worth another try)
             slack_tried = slack
-            sub = _rejoin(board, bytes(start), bytes(end), cells, min(len(window) - 2, need + 2 * TRACE_MERGES),
-                          TRACE_NODES)
+            sub = _rejoin(board, bytes(start), bytes(end), cells, len(window) - 2, node_cap)
             if sub is None:
                 continue
             mid = [path[u] for u in before] + sub + [path[u] for u in after]
@@ -501,5 +508,5 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
         stop, mid = found
         path = path[:i] + mid + path[stop:]
         states = states[:i + 1] + _states_along(states[i], mid)[1:] + states[stop + 1:]
-        i = max(0, i - TRACE_SWAPS)
+        i = max(0, i - swaps)
     return path
