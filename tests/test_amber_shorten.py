@@ -182,12 +182,13 @@ def _random_walk(board: amber_solver._Board, steps: int, seed: int) -> list[tupl
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(["kolvir", "arden", "path-36", "path"]), number=st.integers(min_value=1, max_value=10**6),
-       seed=st.integers(min_value=0, max_value=10**6), cells=st.integers(min_value=2, max_value=24))
+@given(name=st.sampled_from(["kolvir", "arden", "path-36", "path", "pattern"]),
+       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6),
+       cells=st.integers(min_value=2, max_value=24))
 def test_window_move_rule_is_the_boards(name: str, number: int, seed: int, cells: int) -> None:
     """``_Window.legal_pairs`` (bit masks of the cards welcome at each cell, the outside fixed) finds
     exactly the swaps that ``_Board.legal_swap`` allows among the window's cells, as the window's
-    cards move (random positions of random play, Kolvir's lone cell and two blocks included)."""
+    cards move (random positions of random play; Kolvir's lone cell and two blocks, Pattern's five blocks)."""
     board = amber_solver._Board(get_game(name).deal(number))
     rng = random.Random(seed)
     at = bytearray(amber_shorten._states_along(board.start, _random_walk(board, 30, seed))[-1])
