@@ -88,6 +88,8 @@ class _Board:
         #: The group that the goal puts in each cell (the lone cell accepts any card).
         self.cell_group = [group[index[card]] for card in goal]
         self.near = [tuple(sorted({a, *game.adjacent[a]})) for a in range(n)]
+        #: ``nearmask[c]``: the cells of ``near[c]`` (a cell and the cells around it) as a bit mask.
+        self.nearmask = [sum(1 << b for b in cells) for cells in self.near]
 
     def moves(self, at: list[int], pos: list[int]) -> set[tuple[int, int]]:
         """Every legal swap as (cell, cell), smaller first: after it, each moved card touches a
@@ -149,6 +151,47 @@ class _Board:
                         add((a, b) if a < b else (b, a))
         return out
 
+    def codes_from(self, at: list[int], pos: list[int], cells: Iterable[int]) -> set[int]:
+        """The legal swaps that move the card of one of ``cells``, as codes ``p << 7 | q`` (``p < q``),
+        on layouts without a lone cell. A swap is legal when both moved cards touch a rank-neighbour
+        afterwards, so every legal swap touching a cell of ``cells`` is found from that cell's card.
+        With ``cells`` the cells around a swap's two cells, these are all the swaps whose legality
+        the swap may have changed (:meth:`moves_after`)."""
+        nb, adj, adjmask, fixed = self.nb, self.adj, self.adjmask, self.fixed
+        out: set[int] = set()
+        add = out.add
+        for a in cells:
+            if fixed[a]:
+                continue
+            ma = adjmask[a]
+            for m in nb[at[a]]:
+                q = pos[m]
+                if ma >> q & 1 and not fixed[q]:
+                    add(a << 7 | q if a < q else q << 7 | a)  # two touching neighbours trade places
+                for b in adj[q]:
+                    if b == a or fixed[b]:
+                        continue
+                    k1, k2 = nb[at[b]]
+                    r1, r2 = pos[k1], pos[k2]
+                    if r1 == a:
+                        r1 = b
+                    if r2 == a:
+                        r2 = b
+                    if ma >> r1 & 1 or ma >> r2 & 1:
+                        add(a << 7 | b if a < b else b << 7 | a)
+        return out
+
+    def moves_after(self, before: list[int], at: list[int], pos: list[int], a: int, b: int) -> list[int]:
+        """The legal swaps of ``at`` (sorted codes, as :meth:`codes_from`), from ``before``: the legal
+        swaps of the position that swapping cells ``a`` and ``b`` turned into ``at``. A swap's legality
+        depends only on the cards in its two cells and around them, so only the swaps with a cell in
+        ``near[a]`` or ``near[b]`` can change: they are dropped and found again."""
+        dirty = self.nearmask[a] | self.nearmask[b]
+        kept = [c for c in before if not (dirty >> (c >> 7) & 1 or dirty >> (c & 127) & 1)]
+        kept.extend(self.codes_from(at, pos, {*self.near[a], *self.near[b]}))
+        kept.sort()
+        return kept
+
     def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
         """Whether swapping cells ``p`` and ``q`` of ``at`` is legal (the move rule over ints)."""
         if p == q or p in self.frozen or q in self.frozen:
@@ -199,6 +242,9 @@ class Setting:
     exact: bool = False
     #: Only swaps that move a card out of place (as the end game; fewer children to weigh).
     focus: bool = False
+    #: Find a child's legal swaps from its parent's (:meth:`_Board.moves_after`; layouts without a
+    #: lone cell), and weigh them in the order of their cells.
+    incremental: bool = False
 
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
@@ -222,6 +268,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
     moves = board.moves
+    incremental = s.incremental and lone < 0
+    cache: dict[int, list[int]] = {}  # the legal swaps of recently expanded nodes (incremental)
     region = list(range(n)) if cells is None else sorted(cells)
     inside = [False] * n
     for c in region:
@@ -230,6 +278,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     counted = [False] * n  # the cells whose group counts (gamma term and gathering goal)
     for c in region:
         counted[c] = c != lone
+    #: ``mis[x]``: the counted cells outside card ``x``'s group, as a bit mask
+    mis = [sum(1 << c for c in region if counted[c] and group[x] != cell_group[c]) for x in range(n)] if gamma else []
 
     nodes: list[tuple[bytes, int, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
     seen: set[bytes] = set()
@@ -298,36 +348,47 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        for (p, q) in moves(at, pos):
+        if incremental:
+            before = cache.get(parent) if a >= 0 else None
+            codes = (sorted(board.codes_from(at, pos, range(n))) if before is None
+                     else board.moves_after(before, at, pos, a, b))
+            cache[idx] = codes
+            if len(cache) > MOVE_CACHE:
+                del cache[next(iter(cache))]
+            swaps: Iterable[tuple[int, int]] = [(c >> 7, c & 127) for c in codes]
+        else:
+            swaps = moves(at, pos)
+        push = heapq.heappush
+        for (p, q) in swaps:
             if restricted and not (inside[p] and inside[q]):
                 continue
-            if focus and target[at[p]] == p and target[at[q]] == q:
-                continue
             x, y = at[p], at[q]
-            placed = (target[x] == q) + (target[y] == p)
+            tx, ty = target[x], target[y]
+            if focus and tx == p and ty == q:
+                continue
+            placed = (tx == q) + (ty == p)
             dh = -alpha if cyc[p] == cyc[q] else alpha
             if beta:
-                dh += beta * ((target[x] == p) + (target[y] == q) - placed)
+                dh += beta * ((tx == p) + (ty == q) - placed)
             if gamma:
-                dh += gamma * ((counted[q] and group[x] != cell_group[q]) + (counted[p] and group[y] != cell_group[p])
-                               - (counted[p] and group[x] != cell_group[p])
-                               - (counted[q] and group[y] != cell_group[q]))
+                mx, my = mis[x], mis[y]
+                dh += gamma * ((mx >> q & 1) + (my >> p & 1) - (mx >> p & 1) - (my >> q & 1))
             if exact:
                 # Only the moved cards and the rank-neighbours of the moved cards can change their
                 # happiness; both moved cards touch a neighbour after a legal swap. A cell beside both
                 # swapped cells counts twice (as the sum over the cells around each of them did).
                 d = -(sad[p] + sad[q])
                 mp, mq = adjmask[p], adjmask[q]
+                mpq = mp | mq
                 joined = mp >> q & 1
-                for z in {*nb[x], *nb[y]}:
-                    if z in (x, y):
-                        continue
+                x1, x2 = nb[x]
+                y1, y2 = nb[y]
+                for z in ((x1, x2, y1, y2) if y1 != x1 and y1 != x2 and y2 != x1 and y2 != x2
+                          else (x1, x2, *(z for z in (y1, y2) if z != x1 and z != x2))):
                     c = pos[z]
-                    if c == lone or not inside[c]:
+                    if not mpq >> c & 1 or z in (x, y) or c == lone or not inside[c]:
                         continue
-                    mult = ((mp | mq) >> c & 1) if joined else (mp >> c & 1) + (mq >> c & 1)
-                    if not mult:
-                        continue
+                    mult = 1 if joined else (mp >> c & 1) + (mq >> c & 1)
                     z1, z2 = nb[z]
                     m = adjmask[c]
                     c1 = q if z1 == x else p if z1 == y else pos[z1]
@@ -338,12 +399,16 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 dh -= eta * (sad[p] + sad[q])  # both moved cards touch a neighbour after a legal swap
             counter += 1
             tie = -placed + (rng.random() if rng is not None else 0.0)
-            heapq.heappush(heap, (base + weight * dh, tie, counter, idx, p, q, exact or not eta))
+            push(heap, (base + weight * dh, tie, counter, idx, p, q, exact or not eta))
     if best is not None:
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
         best["near"] = best_near
     return None, start, expanded
+
+
+#: How many expanded nodes keep their legal swaps for their children (incremental move generation).
+MOVE_CACHE = 8192
 
 
 @dataclass(frozen=True)
@@ -530,7 +595,13 @@ OVERRIDES: dict[tuple[str, str], list[Setting]] = {
 def settings_for(game: AmberGame, phase: str) -> list[Setting]:
     chosen = OVERRIDES.get((game.name, phase), SETTINGS[phase])
     exact = game.name in EXACT
-    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact) for x in chosen]
+    incremental = game.name in INCREMENTAL
+    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, incremental=incremental)
+            for x in chosen]
+
+
+#: Layouts whose searches find a child's legal swaps from its parent's (``Setting.incremental``).
+INCREMENTAL = {"arden"}
 
 
 #: Search weight by layout (default: the setting's, 3). On Path in Shadow 1.5 measured shorter
