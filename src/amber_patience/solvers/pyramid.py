@@ -522,8 +522,10 @@ class _Search:
         removed = pmask | tmask << n
         places, memos, span, shift = self.class_places, self.class_memos, self.waste_span, self.shift
         walks: list[tuple[int, int, int]] = [(0, ahead << cursor, waste_top)]
-        if recycles != 0 and rest:
-            walks.append((1, rest, -1))
+        if recycles != 0 and below:
+            # The next pass: only its part before the stock top brings new removals (from the first
+            # stock card on, the cards and their neighbours are those of this pass).
+            walks.append((1, below, -1))
         for offset, bits, under in walks:
             if under >= 0:  # the waste top, with the first stock card (or none) at the stock top
                 chance = (offset, (bits & -bits).bit_length() - 1 if bits else m)
