@@ -357,63 +357,118 @@ class PatternPlanner:
         self._docks[key] = found
         return found
 
-    def pair_moves(self, at: bytes, cap: int = 2000, limit: int = 0
+    def pair_moves(self, at: bytes, cap: int = 300, limit: int = 8, home_too: bool = False, tries: int = 60
                    ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
         """Exchanges of a card ``f`` outside its home block (in A) with a card ``g`` of block B =
-        ``f``'s home that is foreign there too (and may enter A: A holds its kind), both sides
-        prepared by :meth:`dock`; cheapest first (``limit``: at most that many). Every exchange sends
-        ``f`` home; ``g`` goes home too when A is its home block."""
-        blocks, board = self.blocks, self.board
+        ``f``'s home (foreign there too, or with ``home_too`` any card of B) that may enter A (A holds
+        its kind), both sides prepared by :meth:`dock` (at most ``cap`` states each). Candidates are
+        tried most gain first (``g`` going home too), then fewest swaps by the distance bound; at
+        most ``tries`` of them are docked, and at most ``limit`` exchanges are given."""
+        blocks, board, dist = self.blocks, self.board, self.dist
         conts = [tuple(at[c] for c in cells) for cells in blocks]
         m = kind_matrix(board, at)
-        found: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
+        candidates: list[tuple[int, int, int, int, int, int]] = []
         for a_blk in range(BLOCKS):
-            for f in conts[a_blk]:
+            ca = conts[a_blk]
+            where_a = {x: i for i, x in enumerate(ca)}
+            for f in ca:
                 b_blk = self.home_block[f]
                 if b_blk == a_blk:
                     continue
-                for g in conts[b_blk]:
-                    if self.home_block[g] == b_blk or not m[a_blk * KINDS + self.kind[g]]:
+                cb = conts[b_blk]
+                where_b = {x: i for i, x in enumerate(cb)}
+                need_b = [where_b[w] for w in board.nb[f] if w in where_b]
+                if not need_b:
+                    continue
+                fa = where_a[f]
+                for gi, g in enumerate(cb):
+                    if self.home_block[g] == b_blk and not home_too:
                         continue
-                    if self.refused(m, a_blk, f, b_blk, g):
+                    if not m[a_blk * KINDS + self.kind[g]]:
                         continue
-                    prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], cap)
-                    if prep_a is None:
+                    need_a = [where_a[w] for w in board.nb[g] if w in where_a]
+                    if not need_a:
                         continue
-                    prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], cap)
-                    if prep_b is None:
-                        continue
-                    ca, cb = list(conts[a_blk]), list(conts[b_blk])
-                    for p, q in prep_a:
-                        ca[p], ca[q] = ca[q], ca[p]
-                    for p, q in prep_b:
-                        cb[p], cb[q] = cb[q], cb[p]
-                    swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
-                             + tuple((blocks[b_blk][p], blocks[b_blk][q]) for p, q in prep_b)
-                             + ((blocks[a_blk][ca.index(f)], blocks[b_blk][cb.index(g)]),))
-                    gain = 1 + (self.home_block[g] == a_blk)
-                    found.append((-gain, len(swaps), swaps))
-        found.sort()
-        for n_, (_g, _l, swaps) in enumerate(found):
-            if limit and n_ >= limit:
-                break
+                    bound = (min(dist[a_blk][fa][i] for i in need_a) + min(dist[b_blk][gi][i] for i in need_b) - 2)
+                    gain = (self.home_block[g] == a_blk) - (self.home_block[g] == b_blk)
+                    candidates.append((-gain, bound, a_blk, f, b_blk, g))
+        candidates.sort()
+        given = 0
+        for _gain, _bound, a_blk, f, b_blk, g in candidates[:tries]:
+            if self.refused(m, a_blk, f, b_blk, g):
+                continue
+            prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], cap)
+            if prep_a is None:
+                continue
+            prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], cap)
+            if prep_b is None:
+                continue
+            ca, cb = list(conts[a_blk]), list(conts[b_blk])
+            for p, q in prep_a:
+                ca[p], ca[q] = ca[q], ca[p]
+            for p, q in prep_b:
+                cb[p], cb[q] = cb[q], cb[p]
+            swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
+                     + tuple((blocks[b_blk][p], blocks[b_blk][q]) for p, q in prep_b)
+                     + ((blocks[a_blk][ca.index(f)], blocks[b_blk][cb.index(g)]),))
             yield swaps, _apply(at, swaps)
+            given += 1
+            if given >= limit:
+                break
 
-    def pairing(self, at: bytes, budget: _Budget, cap: int = 2000) -> tuple[list[tuple[int, int]], bytes] | None:
-        """The end game: exchange pairs (:meth:`pair_moves`) greedily, cheapest first, until every
-        card is in its home block; ``None`` if it gets stuck."""
-        path: list[tuple[int, int]] = []
-        while True:
-            if all(self.board.block[c] == self.home_block[x] for c, x in enumerate(at)):
-                return path, at
+    def pairing(self, at: bytes, budget: _Budget, cap: int = 300, best: dict[str, object] | None = None,
+                weight: float = 2.0, home_too: bool = True) -> tuple[list[tuple[int, int]], bytes] | None:
+        """The end game: a best-first search over exchanges (:meth:`pair_moves`) on
+        ``swaps + weight x potential`` until every card is in its home block; ``None`` when the
+        budget runs out or nothing is left to try (``best`` then gets the nearest position seen
+        by cards out: ``at`` and ``path``)."""
+        start = bytes(at)
+        store: list[tuple[bytes, int, tuple[tuple[int, int], ...], int]] = [(start, -1, (), 0)]
+        heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
+        seen: set[bytes] = set()
+        nearest = (self.out(start), 0)
+
+        def trace(i: int) -> list[tuple[int, int]]:
+            path: list[tuple[int, int]] = []
+            while store[i][1] >= 0:
+                path[:0] = store[i][2]
+                i = store[i][1]
+            return path
+
+        found: tuple[list[tuple[int, int]], bytes] | None = None
+        while heap:
+            _, _, idx = heapq.heappop(heap)
+            cur, _, _, g = store[idx]
+            if cur in seen:
+                continue
+            seen.add(cur)
+            left = self.out(cur)
+            if left < nearest[0]:
+                nearest = (left, idx)
+            if left == 0:
+                found = trace(idx), cur
+                break
             if budget.left(1) <= 0:
-                return None
+                break
             budget.used += 1
-            step = next(self.pair_moves(at, cap), None)
-            if step is None:
-                return None
-            path += step[0]
-            at = step[1]
+            for swaps, end in self.pair_moves(cur, cap, home_too=home_too):
+                if end in seen:
+                    continue
+                store.append((end, idx, swaps, g + len(swaps)))
+                h = self._potential(end)
+                heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
+        if best is not None:
+            best.update(at=store[nearest[1]][0], path=trace(nearest[1]))
+        return found
+
+    def _potential(self, at: Sequence[int]) -> float:
+        """:meth:`measure`'s rank potential, whatever this planner's measure."""
+        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
+        present = [0] * KINDS
+        for c, x in enumerate(at):
+            if block[c] == home_block[x]:
+                present[kind[x]] |= 1 << rank[x]
+        return sum(self.kind_potential(k, present[k]) for k in range(KINDS))
 
     # -- across blocks
 
@@ -629,6 +684,41 @@ def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
 
 #: Gather expansions before the pairing end game takes over from the nearest position.
 GATHER_NODES = 300
+#: Rounds of gather + pairing without progress before giving up.
+STALL_ROUNDS = 2
+
+
+def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget
+                    ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """Rounds of :meth:`PatternPlanner.gather` (``GATHER_NODES`` expansions) and the pairing end
+    game from the nearest position the gather reached, each round from where the last stopped,
+    until every card is in its block (the swaps and the end position) or ``STALL_ROUNDS`` rounds
+    in a row bring no card home (``None``)."""
+    path: list[tuple[int, int]] = []
+    at = bytes(start)
+    fewest = planner.out(at)
+    stalled = 0
+    while budget.left(1) > 0 and stalled < STALL_ROUNDS:
+        best: dict[str, object] = {}
+        sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
+        gathered = planner.gather(at, sub, best=best)
+        budget.used += sub.used
+        if gathered is not None:
+            return path + gathered[0], gathered[1]
+        near_path, near_at = best["path"], best["at"]
+        assert isinstance(near_path, list) and isinstance(near_at, bytes)
+        path, at = path + near_path, near_at
+        stuck: dict[str, object] = {}
+        paired = planner.pairing(at, budget, best=stuck)
+        if paired is not None:
+            return path + paired[0], paired[1]
+        end, more = stuck["at"], stuck["path"]
+        assert isinstance(end, bytes) and isinstance(more, list)
+        path, at = path + more, end
+        left = planner.out(at)
+        stalled = 0 if left < fewest else stalled + 1
+        fewest = min(fewest, left)
+    return None
 
 
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
@@ -637,18 +727,9 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[
     Gather every card into its block (:meth:`PatternPlanner.gather`), then sort each block with
     only its own cells moving."""
     planner = PatternPlanner(board, game, hub=False, measure="potential")
-    best: dict[str, object] = {}
-    sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
-    gathered = planner.gather(board.start, sub, best=best)
-    budget.used += sub.used
+    gathered = planner.pairing(board.start, budget)
     if gathered is None:
-        near_path, near_at = best.get("path"), best.get("at")
-        if not isinstance(near_path, list) or not isinstance(near_at, bytes):
-            return None
-        paired = planner.pairing(near_at, budget)
-        if paired is None:
-            return None
-        gathered = near_path + paired[0], paired[1]
+        return None
     path, at = gathered
     for cells in planner.blocks:
         if all(board.target[at[c]] == c for c in cells):
