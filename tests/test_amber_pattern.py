@@ -1,6 +1,7 @@
 """Pattern of Amber's planner (``solvers/amber_pattern.py``): the kind plan, the invariant prune,
-the moves inside a block and the exchanges between blocks, each checked against the rules engine;
-and the planner winning positions near the goal (through ``solvers.solve``, so replayed).
+the rank potential, the moves inside a block, the docking searches and the exchanges between
+blocks, each checked against the rules engine; and the planner winning positions near the goal and
+a fresh deal (through ``solvers.solve``, so replayed).
 
 Budgets are node limits, so results do not depend on the machine's speed.
 """
@@ -221,3 +222,94 @@ def test_a_fresh_deal_is_not_claimed_won_or_lost_when_the_gather_stalls() -> Non
     assert solution.status in ("won", "unknown")
     if solution.status == "unknown":
         assert solution.moves == []
+
+
+# -- the rank potential, docking and the pairing end game ---------------------------------------
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 80), st.integers(0, 10 ** 6))
+def test_the_rank_potential_falls_along_the_chain_and_is_zero_only_at_home(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    at = board.start
+    out = planner.out(at)
+    potential = planner.measure(at)
+    assert potential >= out, "every card outside its home block costs at least 1"
+    assert (potential == 0) == (out == 0)
+    for k in range(KINDS):
+        size = planner.size[k]
+        assert size == (21 if k == 4 else 14)
+        full = (1 << size) - 1
+        assert planner.kind_potential(k, full) == 0
+        present = 0
+        for x in range(board.n):
+            if board.group[x] == k and board.block[board.target[x]] == board.block[at.index(x)]:
+                present |= 1 << planner.rank[x]
+        if present in (0, full):
+            continue
+        before = planner.kind_potential(k, present)
+        for r in range(size):
+            if present >> r & 1:
+                continue
+            after = planner.kind_potential(k, present | 1 << r)
+            assert after < before, "bringing a card home never raises the potential"
+            beside = present >> ((r + 1) % size) & 1 or present >> ((r - 1) % size) & 1
+            if beside:
+                assert before - after >= 1
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_docking_swaps_are_legal_and_bring_a_wanted_card_beside_the_card(
+        number: int, steps: int, seed: int, blk: int, pick: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    cells = planner.blocks[blk]
+    cont = tuple(board.start[c] for c in cells)
+    rng = random.Random(pick)
+    stay = rng.choice(cont)
+    wanted = rng.sample(cont, 2)
+    prep = planner.dock(blk, cont, stay, wanted, cap=200)
+    if prep is None:
+        return
+    replayed = position
+    for p, q in prep:
+        replayed = replayed.play(Swap(cells[p], cells[q]))  # raises IllegalMoveError if not legal
+    after = _Board(replayed).start
+    at_stay = cells[[after[c] for c in cells].index(stay)]
+    assert any(after[n] in wanted for n in board.adj[at_stay]), "no wanted card touches the card"
+    assert all(board.block[c] == blk for pair in prep for c in (cells[pair[0]], cells[pair[1]]))
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6), st.booleans())
+def test_every_docked_exchange_replays_and_sends_a_card_home(
+        number: int, steps: int, seed: int, home_too: bool) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    if position.stranded_kinds():
+        return
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    before = planner.out(board.start)
+    for swaps, end in planner.pair_moves(board.start, cap=100, limit=4, tries=20, home_too=home_too):
+        replayed = position
+        for p, q in swaps:
+            replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+        assert bytes(_Board(replayed).start) == end
+        assert not replayed.stranded_kinds()
+        p, q = swaps[-1]
+        assert board.block[p] != board.block[q], "the last swap crosses blocks"
+        moved = end[q]
+        assert board.block[board.target[moved]] == board.block[q], "the exchange sends its card home"
+        assert planner.out(end) <= before if home_too else planner.out(end) < before
+
+
+def test_the_pairing_search_gathers_a_fresh_deal_and_the_solver_wins_it() -> None:
+    position = GAME.deal(10)
+    assert not position.stranded_kinds()
+    solution = solve(position, time_limit=None, node_limit=2000)  # replayed by the rules engine
+    assert solution.status == "won", solution.stats
+    assert solution.stats["length"] >= position.lower_bound()

@@ -219,6 +219,8 @@ class PatternPlanner:
         #: per block: the local adjacency, and which local cells hold a start card
         self.adj = [[tuple(local[d] for d in board.adj[c]) for c in cells] for cells in self.blocks]
         self.frozen = [[c in board.frozen for c in cells] for cells in self.blocks]
+        self.mask = [[sum(1 << d for d in a) for a in adj] for adj in self.adj]
+        self._moves: dict[tuple[int, tuple[int, ...]], set[tuple[int, int]]] = {}
         self.home_block = [board.block[board.target[x]] for x in range(n)]
         self.kind = board.group
         self.home = home_kinds(board)
@@ -261,26 +263,40 @@ class PatternPlanner:
 
     def block_moves(self, blk: int, cont: Sequence[int]) -> set[tuple[int, int]]:
         """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs)."""
-        adj, frozen, nb, nbs = self.adj[blk], self.frozen[blk], self.board.nb, self.nbs
+        key = (blk, tuple(cont))
+        found = self._moves.get(key)
+        if found is not None:
+            return found
+        if len(self._moves) > 200_000:
+            self._moves.clear()
+        adj, mask, frozen, nb = self.adj[blk], self.mask[blk], self.frozen[blk], self.board.nb
         pos = {x: i for i, x in enumerate(cont)}
+        get = pos.get
         out: set[tuple[int, int]] = set()
+        add = out.add
         for i, x in enumerate(cont):
             if frozen[i]:
                 continue
+            mi = mask[i]
             for m in nb[x]:
-                j = pos.get(m)
+                j = get(m)
                 if j is None:
                     continue
                 # x goes beside its neighbour m (cells touching j), or trades places with m
-                for k in adj[j] + ((j,) if i in adj[j] else ()):
+                for k in adj[j] + ((j,) if mi >> j & 1 else ()):
                     if k == i or frozen[k]:
                         continue
-                    if (i, k) in out or (k, i) in out:
-                        continue
-                    y = cont[k]
-                    wanted = nbs[y]
-                    if any((x if t == k else cont[t]) in wanted for t in adj[i]):
-                        out.add((i, k) if i < k else (k, i))
+                    # y = cont[k] lands in cell i: beside one of its neighbours (x itself now at k)
+                    for n in nb[cont[k]]:
+                        r = get(n)
+                        if r is None:
+                            continue
+                        if r == i:
+                            r = k
+                        if mi >> r & 1:
+                            add((i, k) if i < k else (k, i))
+                            break
+        self._moves[key] = out
         return out
 
     def reach(self, blk: int, cont: tuple[int, ...], depth: int) -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
