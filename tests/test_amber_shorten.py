@@ -237,7 +237,7 @@ def test_every_pass_keeps_a_random_line_legal_and_its_end(name: str, number: int
     path = _random_walk(board, 80, seed)
     end = amber_shorten._states_along(board.start, path)[-1]
     for cut in (amber_shorten._cancel_pairs, amber_shorten._merge_triples, amber_shorten._splice,
-                amber_shorten._rejoin_windows, amber_shorten._rejoin_traces, amber_shorten.shorten):
+                amber_shorten._rejoin_traces, amber_shorten.shorten):
         shorter = cut(board, path, None)
         assert len(shorter) <= len(path)
         assert amber_shorten._replays(board, board.start, shorter, end)

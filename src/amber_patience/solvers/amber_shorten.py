@@ -3,8 +3,8 @@
 :func:`shorten` runs, while the solution gets shorter: pairs of swaps that cancel out
 (:func:`_cancel_pairs`), three swaps among three cards that make one swap (:func:`_merge_triples`),
 local splices (:func:`_splice`) and windows of swaps that depend on each other, re-joined by a small
-search (:func:`_rejoin_traces`; :func:`_rejoin_windows`, windows of consecutive swaps, found nothing
-more after it and is no longer run). Every change is checked with the move rule (``_Board.legal_swap``) and
+search (:func:`_rejoin_traces`, which replaced the windows of consecutive swaps: those found nothing
+more after it). Every change is checked with the move rule (``_Board.legal_swap``) and
 keeps the end position; the solver's result is replayed by the rules engine anyway.
 """
 
@@ -114,12 +114,7 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
     return None
 
 
-#: Re-joining windows: a window of at most ``REJOIN_SWAPS`` swaps that touches at most ``REJOIN_CELLS``
-#: cells is replaced by a shorter legal sequence of swaps among the cells it touches, found by a
-#: depth-first search bounded by the permutation bound between its two ends, with at most
-#: ``REJOIN_NODES`` states per window.
-REJOIN_SWAPS = 10
-REJOIN_CELLS = 12
+#: States a re-join (:func:`_rejoin`) may visit by default.
 REJOIN_NODES = 150
 
 
@@ -265,43 +260,6 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         if nodes > node_cap:
             break
     return None
-
-
-def _rejoin_windows(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
-    """Replace windows of the solution by shorter legal sequences among the cells they touch
-    (:func:`_rejoin`): a card moved aside and moved back later, or a swap across cycles that a
-    few other swaps make unnecessary. Each window must end exactly where it ended, so the rest of
-    the solution replays unchanged."""
-    states = _states_along(board.start, path)
-    i = 0
-    while i < len(path) - 1:
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        si = states[i]
-        touched: set[int] = set()
-        spliced = False
-        for j in range(i + 1, min(len(path), i + REJOIN_SWAPS) + 1):
-            touched.update(path[j - 1])
-            if len(touched) > REJOIN_CELLS:
-                break
-            if j - i < 2:
-                continue
-            cells = sorted(touched)
-            sj = states[j]
-            if _relative_bound(si, sj, cells) > j - i - 2:
-                continue
-            sub = _rejoin(board, si, sj, cells, j - i - 2)
-            if sub is None:
-                continue
-            path = path[:i] + sub + path[j:]
-            states = states[:i] + _states_along(si, sub) + states[j + 1:]
-            spliced = True
-            break
-        if spliced:
-            i = max(0, i - REJOIN_SWAPS)  # the shorter window may open new windows before it
-        else:
-            i += 1
-    return path
 
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
