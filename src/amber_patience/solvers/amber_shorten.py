@@ -30,12 +30,16 @@ def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
     one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
     depend on each other re-joined by a small search (:func:`_rejoin_traces`), again while it gets
     shorter."""
+    first = True
     while True:
         length = len(path)
         path = _cancel_pairs(board, path, deadline)
         path = _merge_triples(board, path, deadline)
         path = _splice(board, path, deadline)
-        path = _rejoin_traces(board, path, deadline)
+        if first or len(path) < length:
+            # the costly pass again only when the cheap ones changed something since it last ran
+            path = _rejoin_traces(board, path, deadline)
+        first = False
         if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
             return path
 
@@ -368,9 +372,9 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
 #: looked for within ``TRACE_SPAN`` swaps; the swaps they do not depend on are moved out of the way
 #: (before or after the window), which keeps them legal. A window is re-joined (``_rejoin``, at most
 #: ``TRACE_NODES`` states) each time its slack (length minus permutation bound) grows.
-TRACE_SWAPS = 16
-TRACE_CELLS = 16
-TRACE_SPAN = 80
+TRACE_SWAPS = 20
+TRACE_CELLS = 18
+TRACE_SPAN = 100
 TRACE_NODES = 60
 
 
