@@ -665,3 +665,41 @@ def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
                 rejected += 1
                 assert not brute_force(position), position.to_json()
     assert checked > 20 and rejected > 0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_triple_that_asks_its_pairs_first_gives_the_same_answers(seed: int) -> None:
+    # A three-class subgame whose states are refused as soon as one of its two-class subgames is
+    # lost there (the pairs are relaxations of it) must answer exactly as the triple alone, with a
+    # recycle or more left (the triples checked as if with no limit) and on the last pass. Positions
+    # after random play on real deals; both answers must occur, and the pairs must refuse some.
+    from amber_patience.solvers.pyramid import _Search, _Subgame
+
+    rnd = random.Random(seed)
+    answers = []
+    refused = 0
+    for name, options in [("pyramid-52", {"passes": 3}), ("pyramid-52", {"passes": "unlimited"}),
+                          ("pyramid-36", {"passes": 3}), ("pyramid-52", {"passes": 3, "relaxed": True}),
+                          ("pyramid-52", {"passes": 2})]:
+        game = get_game(name, **options)
+        for _ in range(4):
+            position = game.deal(rnd.randrange(10_000))
+            for _ in range(rnd.randrange(4, 30)):
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                position = position.play(DRAW if DRAW in moves and rnd.random() < 0.5 else rnd.choice(moves))
+            search = _Search(position, None, None)
+            classes = range(len(search.t.classes))
+            pairs = {c: _Subgame(search, c) for c in itertools.combinations(classes, 2)}
+            for triple in itertools.combinations(classes, 3):
+                alone, asking = _Subgame(search, triple), _Subgame(search, triple)
+                asking.parts = [pairs[c] for c in itertools.combinations(triple, 2)]
+                for recycles in ({search.start_recycles, 2, 0} if search.start_recycles >= 0 else {-1}):
+                    args = (search.start_pmask, alone.first[search.start_cursor], recycles)
+                    won = alone.won(*args)
+                    assert asking.won(*args) == won, (position.to_json(), triple, recycles)
+                    answers.append(won)
+                    refused += not all(part.won(*args[:1], part.first[search.start_cursor], recycles)
+                                       for part in asking.parts)
+    assert True in answers and False in answers and refused > 0

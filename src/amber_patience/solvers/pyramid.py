@@ -433,9 +433,14 @@ class _Search:
         # The subgames of every two and then every three rank classes (a pair's is a relaxation of
         # that of each triple holding it, and smaller): any one lost and the position is lost.
         removed = pmask | tmask << self.n
+        pair_games: dict[tuple[int, ...], _Subgame] = {}
         for size in (2, 3):
             for classes in combinations(range(len(t.classes)), size):
                 game = _Subgame(self, classes)
+                if size == 2:
+                    pair_games[classes] = game
+                else:  # a triple's state is lost when that of one of its pairs is
+                    game.parts = [pair_games[pair] for pair in combinations(classes, 2)]
                 if not game.won(removed, game.first[cursor], recycles):
                     self.pruned += 1
                     self.at_root = True
@@ -798,6 +803,8 @@ class _Subgame:
         self.failed_passes: dict[int, int] = {}
         #: With no limit on the recycles: results by removed cards.
         self.known_any: dict[int, bool] = {}
+        #: The subgames of fewer classes within this one (a relaxation of it: lost there, lost here).
+        self.parts: list[_Subgame] = []
 
     def won(self, removed: int, s: int, recycles: int = 0, exact: int = _EXACT_RECYCLES) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
@@ -887,6 +894,16 @@ class _Subgame:
         top at once. (``removed`` is not in ``known_any`` yet.)"""
         known = self.known_any
         known_get = known.get
+        # Lost as soon as the state of a smaller subgame within this one is (they are cheaper to
+        # decide, and their results are shared by the triples holding them).
+        for part in self.parts:
+            mine = removed & part.mask
+            result = part.known_any.get(mine)
+            if result is None:
+                result = mine & part.goal == part.goal or part._won_any(mine)
+            if not result:
+                known[removed] = False
+                return False
         goal, value, target, won = self.goal, self.value, self.target, self._won_any
         pyramid_removed = removed & self.pyramid_mask
         info = self.exposed.get(pyramid_removed)
