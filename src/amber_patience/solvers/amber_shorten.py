@@ -206,6 +206,9 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     card where ``goal`` has it before the others. The move rule is checked with masks: the cells
     outside ``cells`` never change here, so what they offer each cell of the window is computed
     once (the same rule as ``_Board.legal_swap``, which a test compares it with)."""
+    if any(start[c] != goal[c] for c in cells if c in board.frozen):
+        return None  # a start card never moves
+    cells = [c for c in cells if c not in board.frozen]
     need = _relative_bound(start, goal, cells)
     if need > most:
         return None
