@@ -1,15 +1,20 @@
 """Benchmark of Pattern of Amber's planner (``solvers/amber_pattern.py``), in node counts and CPU time.
 
-    python benchmarks/pattern_solver.py [--deals 1-20] [--nodes 300] [--near 10,20,30,60]
+    python benchmarks/pattern_solver.py [--deals 1-20] [--nodes 300] [--near 10,20,30,60] [--solve 3000]
 
-Two figures:
+Figures per deal (stranded deals, a side block dealt no card of its suit, are proved lost and
+skipped), each in ``--nodes`` expansions and CPU seconds (``time.process_time``):
 
-* fresh deals: how far the gather gets in ``--nodes`` expansions (cards still outside the block
-  where they may stay, at the start and at the nearest position reached); stranded deals (a side
-  block dealt no card of its suit) are proved lost and skipped;
-* positions near the goal (``--near``: that many legal swaps back from the goal of deals 1-3,
-  see ``tests/test_amber_pattern.py``): solved through ``amber_patience.solvers.solve`` (so
-  replayed by the rules engine) with a node limit of 20 x ``--nodes``.
+* ``gather``: the first attempt's gather (best-first over exchanges prepared by <= 3 swaps per
+  block, on "cards out" with the centre as a hub for minor cards): the nearest "out" reached;
+* ``gather+pair``: the same gather on the rank potential without the hub, then the pairing search
+  from its nearest position (``gather_and_pair``);
+* ``pairing``: the pairing search (best-first over deeply docked exchanges) from the deal;
+* with ``--solve N``: ``amber_patience.solvers.solve`` with a node limit of N (the planner's
+  portfolio, then the shortening; every won solution is replayed by the rules engine).
+
+Then positions near the goal (``--near``: that many legal swaps back from the goal of deals 1-3,
+see ``tests/test_amber_pattern.py``), solved through ``solve`` with a node limit of 20 x ``--nodes``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import PatternPlanner
+from amber_patience.solvers.amber_pattern import PatternPlanner, gather_and_pair
 
 
 def parse_range(text: str) -> list[int]:
@@ -66,31 +71,71 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
     parser.add_argument("--nodes", type=int, default=300, help="gather expansions per deal (default 300)")
     parser.add_argument("--near", default="10,20,30,60", help="swaps back from the goal, comma-separated")
+    parser.add_argument("--solve", type=int, default=0, help="also solve each deal with this node limit")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: gather, pair, pairing")
     args = parser.parse_args(argv)
+    skip = set(args.skip.split(",")) if args.skip else set()
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
-    print(f"Pattern of Amber gather: deals {args.deals[0]}..{args.deals[-1]}, {args.nodes} expansions each")
-    print(f"{'deal':>5} {'out at start':>12} {'nearest out':>11} {'CPU s':>6}")
-    nearest: list[int] = []
+    print(f"Pattern of Amber: deals {args.deals[0]}..{args.deals[-1]}, {args.nodes} expansions per search; "
+          "nearest 'out' (cards outside their home block) and CPU s")
+    print(f"{'deal':>5} {'out':>4} {'gather':>11} {'gather+pair':>12} {'pairing':>11}"
+          + (f" {'solve':>28}" if args.solve else ""))
+    results: dict[str, list[int]] = {"gather": [], "gather+pair": [], "pairing": []}
+    solved: list[tuple[int, int, float]] = []
+    tried = 0
     for number in args.deals:
         position = game.deal(number)
         if position.stranded_kinds():
             print(f"{number:>5}  stranded (lost at the deal)")
             continue
+        tried += 1
         board = _Board(position)
-        planner = PatternPlanner(board, game)
-        t0 = time.process_time()
-        best: dict[str, object] = {}
-        gathered = planner.gather(board.start, _Budget(None, args.nodes), best=best)
-        left = 0 if gathered is not None else int(best["out"])  # type: ignore[call-overload]
-        nearest.append(left)
-        print(f"{number:>5} {planner.out(board.start):>12} {left:>11} {time.process_time() - t0:>6.1f}", flush=True)
-    if nearest:
-        print(f"gathered: {sum(1 for x in nearest if x == 0)}/{len(nearest)}; "
-              f"median cards left {statistics.median(nearest):g}, fewest {min(nearest)}, most {max(nearest)}")
+        cells: list[str] = []
+        for name in ("gather", "gather+pair", "pairing"):
+            if name in skip or (name == "gather+pair" and "pair" in skip):
+                cells.append("-")
+                continue
+            t0 = time.process_time()
+            best: dict[str, object] = {}
+            if name == "gather":
+                planner = PatternPlanner(board, game)
+                done = planner.gather(board.start, _Budget(None, args.nodes), best=best)
+            elif name == "gather+pair":
+                planner = PatternPlanner(board, game, hub=False, measure="potential")
+                done = gather_and_pair(planner, board.start, _Budget(None, args.nodes), best=best)
+            else:
+                planner = PatternPlanner(board, game, hub=False, measure="potential")
+                done = planner.pairing(board.start, _Budget(None, args.nodes), best=best)
+            left = 0 if done is not None else planner.out(best["at"])  # type: ignore[arg-type]
+            results[name].append(left)
+            cells.append(f"{left} ({time.process_time() - t0:.1f})")
+        line = f"{number:>5} {PatternPlanner(board, game, hub=False).out(board.start):>4} " \
+               f"{cells[0]:>11} {cells[1]:>12} {cells[2]:>11}"
+        if args.solve:
+            t0 = time.process_time()
+            solution = solve(position, time_limit=None, node_limit=args.solve)
+            cpu = time.process_time() - t0
+            if solution.status == "won":
+                solved.append((len(solution.moves), position.lower_bound(), cpu))
+            line += f" {solution.status:>7} {len(solution.moves):>4}/{position.lower_bound():<3} {cpu:>6.1f} s"
+            line += f" {solution.stats.get('nodes')}"
+        print(line, flush=True)
+    for name, lefts in results.items():
+        if lefts:
+            print(f"{name}: gathered {sum(1 for x in lefts if x == 0)}/{len(lefts)}; median cards left "
+                  f"{statistics.median(lefts):g}, fewest {min(lefts)}, most {max(lefts)}")
+    if args.solve:
+        print(f"solve (node limit {args.solve}): won {len(solved)}/{tried}", end="")
+        if solved:
+            ratios = [length / bound for length, bound, _ in solved]
+            print(f"; median length/bound {statistics.median(ratios):.2f}, "
+                  f"median CPU s of the won {statistics.median(c for _, _, c in solved):.1f}")
+        else:
+            print()
     print(f"Positions near the goal (node limit {20 * args.nodes}):")
     print(f"{'swaps back':>10} {'made':>8} {'bound':>9} {'won':>5} {'median length':>13} {'median CPU s':>12}")
-    for steps in (int(x) for x in args.near.split(",")):
+    for steps in (int(x) for x in args.near.split(",") if x):
         won = 0
         lengths: list[int] = []
         cpu: list[float] = []

@@ -340,8 +340,13 @@ class PatternPlanner:
         dist = self.dist[blk]
 
         def h(c: tuple[int, ...]) -> int:
-            a = c.index(stay)
-            return min(dist[a][c.index(w)] for w in wanted) - 1
+            row = dist[c.index(stay)]
+            best = 99
+            for w in wanted:
+                d = row[c.index(w)]
+                if d < best:
+                    best = d
+            return best - 1
 
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int]] | None] = {cont: None}
@@ -379,7 +384,8 @@ class PatternPlanner:
         ``f``'s home (foreign there too, or with ``home_too`` any card of B) that may enter A (A holds
         its kind), both sides prepared by :meth:`dock` (at most ``cap`` states each). Candidates are
         tried most gain first (``g`` going home too), then fewest swaps by the distance bound; at
-        most ``tries`` of them are docked, and at most ``limit`` exchanges are given."""
+        most ``tries`` of them are docked (4 x ``tries`` while none has docked), and at most ``limit``
+        exchanges are given."""
         blocks, board, dist = self.blocks, self.board, self.dist
         conts = [tuple(at[c] for c in cells) for cells in blocks]
         m = kind_matrix(board, at)
@@ -410,7 +416,9 @@ class PatternPlanner:
                     candidates.append((-gain, bound, a_blk, f, b_blk, g))
         candidates.sort()
         given = 0
-        for _gain, _bound, a_blk, f, b_blk, g in candidates[:tries]:
+        for n_tried, (_gain, _bound, a_blk, f, b_blk, g) in enumerate(candidates):
+            if n_tried >= (tries if given else 4 * tries):
+                break
             if self.refused(m, a_blk, f, b_blk, g):
                 continue
             prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], cap)
@@ -433,7 +441,8 @@ class PatternPlanner:
                 break
 
     def pairing(self, at: bytes, budget: _Budget, cap: int = 300, best: dict[str, object] | None = None,
-                weight: float = 2.0, home_too: bool = True) -> tuple[list[tuple[int, int]], bytes] | None:
+                weight: float = 2.0, home_too: bool = True, traps: bool = True, tries: int = 60
+                ) -> tuple[list[tuple[int, int]], bytes] | None:
         """The end game: a best-first search over exchanges (:meth:`pair_moves`) on
         ``swaps + weight x potential`` until every card is in its home block; ``None`` when the
         budget runs out or nothing is left to try (``best`` then gets the nearest position seen
@@ -467,8 +476,9 @@ class PatternPlanner:
             if budget.left(1) <= 0:
                 break
             budget.used += 1
-            for swaps, end in self.pair_moves(cur, cap, home_too=home_too):
-                if end in seen:
+            stuck = self.trapped(cur) if traps else 0
+            for swaps, end in self.pair_moves(cur, cap, home_too=home_too, tries=tries):
+                if end in seen or (traps and self.trapped(end) > stuck):
                     continue
                 store.append((end, idx, swaps, g + len(swaps)))
                 h = self._potential(end)
@@ -476,6 +486,29 @@ class PatternPlanner:
         if best is not None:
             best.update(at=store[nearest[1]][0], path=trace(nearest[1]))
         return found
+
+    def trapped(self, at: Sequence[int]) -> int:
+        """Lone foreign cards that look stuck at the rank level: a card ``f`` alone of its kind in a
+        block A (so it cannot move inside A) leaves A only for a block C holding ``f - 1`` or
+        ``f + 1``, and only if the card it displaces can land in A beside a neighbour, so C must
+        hold a kind that A holds besides ``f``'s. Counted when no such C holds either neighbour now
+        (a heuristic: the neighbours may move later; it is not a proof)."""
+        block, kind, nb = self.board.block, self.kind, self.board.nb
+        where = [0] * self.n
+        count = [[0] * KINDS for _ in range(BLOCKS)]
+        for c, x in enumerate(at):
+            b = block[c]
+            where[x] = b
+            count[b][kind[x]] += 1
+        held = [{k for k in range(KINDS) if count[b][k]} for b in range(BLOCKS)]
+        stuck = 0
+        for x in range(self.n):
+            a, k = where[x], kind[x]
+            if a == self.home_block[x] or count[a][k] != 1:
+                continue
+            if not any(where[w] != a and (held[where[w]] & held[a]) - {k} for w in nb[x]):
+                stuck += 1
+        return stuck
 
     def _potential(self, at: Sequence[int]) -> float:
         """:meth:`measure`'s rank potential, whatever this planner's measure."""
@@ -700,38 +733,52 @@ def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
 
 #: Gather expansions before the pairing end game takes over from the nearest position.
 GATHER_NODES = 300
+#: Expansions of one attempt of the portfolio (gather + pairing, or pairing from the deal), growing
+#: by ``GROWTH`` every second attempt; each attempt has its own random tie-breaks.
+PAIRING_NODES = 600
+GROWTH = 1.5
+#: The attempts in turn: gather then pairing from where it stalls, or pairing from the deal (with
+#: that many candidate exchanges docked per expansion). Which one wins a deal varies from deal to
+#: deal (measured: deal 1 by the first, deal 10 by the second).
+PORTFOLIO = (("gather", 60), ("pairing", 60), ("pairing", 30))
 #: Rounds of gather + pairing without progress before giving up.
 STALL_ROUNDS = 2
 
 
-def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget
+def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget, best: dict[str, object] | None = None
                     ) -> tuple[list[tuple[int, int]], bytes] | None:
     """Rounds of :meth:`PatternPlanner.gather` (``GATHER_NODES`` expansions) and the pairing end
     game from the nearest position the gather reached, each round from where the last stopped,
     until every card is in its block (the swaps and the end position) or ``STALL_ROUNDS`` rounds
-    in a row bring no card home (``None``)."""
+    in a row bring no card home (``None``; ``best`` then gets the nearest position: ``at``, ``path``)."""
     path: list[tuple[int, int]] = []
     at = bytes(start)
     fewest = planner.out(at)
+    if best is not None:
+        best.update(at=at, path=[])
     stalled = 0
     while budget.left(1) > 0 and stalled < STALL_ROUNDS:
-        best: dict[str, object] = {}
+        near: dict[str, object] = {}
         sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
-        gathered = planner.gather(at, sub, best=best)
+        gathered = planner.gather(at, sub, best=near)
         budget.used += sub.used
         if gathered is not None:
             return path + gathered[0], gathered[1]
-        near_path, near_at = best["path"], best["at"]
+        near_path, near_at = near["path"], near["at"]
         assert isinstance(near_path, list) and isinstance(near_at, bytes)
         path, at = path + near_path, near_at
         stuck: dict[str, object] = {}
-        paired = planner.pairing(at, budget, best=stuck)
+        sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
+        paired = planner.pairing(at, sub, best=stuck)
+        budget.used += sub.used
         if paired is not None:
             return path + paired[0], paired[1]
         end, more = stuck["at"], stuck["path"]
         assert isinstance(end, bytes) and isinstance(more, list)
         path, at = path + more, end
         left = planner.out(at)
+        if best is not None and left < fewest:
+            best.update(at=at, path=list(path))
         stalled = 0 if left < fewest else stalled + 1
         fewest = min(fewest, left)
     return None
@@ -740,19 +787,31 @@ def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
-    Gather every card into its block (:meth:`PatternPlanner.gather`), then sort each block with
-    only its own cells moving."""
-    planner = PatternPlanner(board, game, hub=False, measure="potential")
-    gathered = planner.pairing(board.start, budget)
-    if gathered is None:
-        return None
-    path, at = gathered
-    for cells in planner.blocks:
-        if all(board.target[at[c]] == c for c in cells):
-            continue
-        found = _phase(board, at, settings_for(game, "region"), budget, cells=list(cells))
-        if found is None:
+    Gather every card into its block (the attempts of ``PORTFOLIO`` in turn, with growing node
+    budgets and new random tie-breaks), then sort each block with only its own cells moving."""
+    for attempt in range(1000):
+        if budget.left(1) <= 0:
             return None
-        path = path + found[0]
-        at = found[1]
-    return path
+        kind, tries = PORTFOLIO[attempt % len(PORTFOLIO)]
+        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=1 + attempt)
+        cap = int(PAIRING_NODES * GROWTH ** (attempt // len(PORTFOLIO)))
+        sub = _Budget(budget.deadline, budget.left(cap))
+        if kind == "gather":
+            gathered = gather_and_pair(planner, board.start, sub)
+        else:
+            gathered = planner.pairing(board.start, sub, tries=tries)
+        budget.used += sub.used
+        if gathered is None:
+            continue
+        path, at = gathered
+        for cells in planner.blocks:
+            if all(board.target[at[c]] == c for c in cells):
+                continue
+            found = _phase(board, at, settings_for(game, "region"), budget, cells=list(cells))
+            if found is None:
+                break
+            path = path + found[0]
+            at = found[1]
+        else:
+            return path
+    return None
