@@ -670,9 +670,10 @@ def test_subgames_never_reject_a_position_that_can_be_won(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(2))
 def test_a_triple_that_asks_its_pairs_first_gives_the_same_answers(seed: int) -> None:
     # A three-class subgame whose states are refused as soon as one of its two-class subgames is
-    # lost there (the pairs are relaxations of it) must answer exactly as the triple alone, with a
-    # recycle or more left (the triples checked as if with no limit) and on the last pass. Positions
-    # after random play on real deals; both answers must occur, and the pairs must refuse some.
+    # lost there (the pairs are relaxations of it) must answer exactly as the triple alone, with
+    # recycles left (as if with no limit, or exactly with one or two) and on the last pass, where
+    # the pair's stock top must be placed right. Positions after random play on real deals; both
+    # answers must occur, and the pairs must refuse some.
     from amber_patience.solvers.pyramid import _Search, _Subgame
 
     rnd = random.Random(seed)
@@ -680,7 +681,7 @@ def test_a_triple_that_asks_its_pairs_first_gives_the_same_answers(seed: int) ->
     refused = 0
     for name, options in [("pyramid-52", {"passes": 3}), ("pyramid-52", {"passes": "unlimited"}),
                           ("pyramid-36", {"passes": 3}), ("pyramid-52", {"passes": 3, "relaxed": True}),
-                          ("pyramid-52", {"passes": 2})]:
+                          ("pyramid-52", {"passes": 2}), ("pyramid-52", {}), ("pyramid-36", {"relaxed": True})]:
         game = get_game(name, **options)
         for _ in range(4):
             position = game.deal(rnd.randrange(10_000))
@@ -694,7 +695,7 @@ def test_a_triple_that_asks_its_pairs_first_gives_the_same_answers(seed: int) ->
             pairs = {c: _Subgame(search, c) for c in itertools.combinations(classes, 2)}
             for triple in itertools.combinations(classes, 3):
                 alone, asking = _Subgame(search, triple), _Subgame(search, triple)
-                asking.parts = [pairs[c] for c in itertools.combinations(triple, 2)]
+                asking.set_parts([pairs[c] for c in itertools.combinations(triple, 2)])
                 for recycles in ({search.start_recycles, 2, 0} if search.start_recycles >= 0 else {-1}):
                     args = (search.start_pmask, alone.first[search.start_cursor], recycles)
                     won = alone.won(*args)

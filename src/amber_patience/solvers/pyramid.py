@@ -440,7 +440,7 @@ class _Search:
                 if size == 2:
                     pair_games[classes] = game
                 else:  # a triple's state is lost when that of one of its pairs is
-                    game.parts = [pair_games[pair] for pair in combinations(classes, 2)]
+                    game.set_parts([pair_games[pair] for pair in combinations(classes, 2)])
                 if not game.won(removed, game.first[cursor], recycles):
                     self.pruned += 1
                     self.at_root = True
@@ -803,8 +803,16 @@ class _Subgame:
         self.failed_passes: dict[int, int] = {}
         #: With no limit on the recycles: results by removed cards.
         self.known_any: dict[int, bool] = {}
-        #: The subgames of fewer classes within this one (a relaxation of it: lost there, lost here).
+        #: The subgames of fewer classes within this one (a relaxation of it: lost there, lost here),
+        #: and for each, per place of this game's talon, the matching place of its own.
         self.parts: list[_Subgame] = []
+        self.part_places: list[list[int]] = []
+        self.n = search.n
+
+    def set_parts(self, parts: list[_Subgame]) -> None:
+        """Ask ``parts`` (subgames of some of these classes) first: a state lost in one is lost here."""
+        self.parts = parts
+        self.part_places = [[part.first[loc - self.n] for loc in self.talon] + [len(part.talon)] for part in parts]
 
     def won(self, removed: int, s: int, recycles: int = 0, exact: int = _EXACT_RECYCLES) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
@@ -961,6 +969,12 @@ class _Subgame:
         key = removed << 5 | s
         if key in known:
             return True
+        # Lost as soon as a smaller subgame within this one is lost there (its stock top: the first
+        # of its talon cards at or after this one's).
+        for part, places in zip(self.parts, self.part_places, strict=True):
+            if not part.won(removed, places[s]):
+                failed[removed] = s
+                return False
         goal, talon, value, won = self.goal, self.talon, self.value, self._won
         pyramid_removed = removed & self.pyramid_mask
         info = self.exposed.get(pyramid_removed)
