@@ -9,17 +9,26 @@
   that tiny state for a sequence of exchanges that ends with every block holding only its goal
   kind; :func:`kind_problem` is the invariant prune built on it (a swap that strands a goal kind,
   or after which no kind plan exists, is refused).
-* **Exchanges.** :class:`PatternPlanner` realises one card's trip from block S to a block T where
-  it costs less (its home; for a minor card the centre too, see ``cost``): the card must land
-  beside a rank-neighbour in T and the card it displaces beside one of its own in S. Both cells
-  are prepared by swaps inside S and inside T (breadth-first per block, cached by the block's
-  content), and the two searches meet on the displaced card.
-* **Gather, then sort.** A best-first search over those exchanges (and single swaps inside a
-  block) brings every card into its block; then each block is sorted with only its own cells
-  moving (``solvers/amber.py``'s region search).
+* **Rank potential.** A card enters its home block only beside x - 1 or x + 1 there; every card
+  outside its home block costs 1 + its rank distance to the nearest card of its kind at home - 1
+  (:meth:`PatternPlanner.kind_potential`): bringing x - 1 home lowers the cost of x, a gradient
+  along the chains that "cards out" is flat on.
+* **Docked exchanges.** :meth:`PatternPlanner.pair_moves` sends a card f home to block B in
+  exchange for a card g of B that may land in f's block A: a best-first search inside A brings a
+  neighbour of g beside f, one inside B a neighbour of f beside g (:meth:`PatternPlanner.dock`,
+  as deep as needed), then f and g swap. :meth:`PatternPlanner.pairing` is a best-first search
+  over those exchanges on the potential, with the kind prune and a rank-level trap filter
+  (:meth:`PatternPlanner.trapped`).
+* **Gather.** The first attempt's exchanges (prepared by at most ``depth`` swaps per block,
+  breadth-first, cached by the block's content, the two sides meeting on the displaced card)
+  and transits, best-first (:meth:`PatternPlanner.gather`); :func:`gather_and_pair` alternates it
+  with the pairing search.
+* **Portfolio, then sort.** :func:`plan_pattern` tries gather + pairing and pairing from the deal
+  in turn (growing budgets, new tie-breaks) until every card is in its block; then each block is
+  sorted with only its own cells moving (``solvers/amber.py``'s region search).
 
-What it does not do (yet): win fresh deals. On deals 1-20 the gather stalls with 4 to 37 cards
-still to move (measured in ``docs/solver-pattern.md``); positions near the goal are won.
+It wins some fresh deals (deal 1 in about 6 CPU s; others with larger budgets); most still stall
+with 5-20 cards out, in rank-level traps described in ``docs/solver-pattern.md``.
 """
 
 from __future__ import annotations
