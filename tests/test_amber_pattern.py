@@ -313,3 +313,24 @@ def test_the_planner_gathers_a_fresh_deal_and_the_solver_wins_it() -> None:
     solution = solve(position, time_limit=None, node_limit=2000)  # replayed by the rules engine
     assert solution.status == "won", solution.stats
     assert solution.stats["length"] >= position.lower_bound()
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 200), st.integers(0, 10 ** 6), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_the_quick_docking_test_refuses_only_docks_the_search_cannot_find(
+        number: int, steps: int, seed: int, blk: int, pick: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    cont = tuple(board.start[c] for c in planner.blocks[blk])
+    rng = random.Random(pick)
+    for _ in range(6):
+        stay = rng.choice(cont)
+        wanted = rng.sample(cont, 2)
+        docked = any(cont[n] in wanted for n in planner.adj[blk][cont.index(stay)])
+        if docked or planner._may_dock(blk, cont, stay, wanted):
+            continue
+        assert planner.dock(blk, cont, stay, wanted, cap=500) is None
+        searching = PatternPlanner(board, GAME)
+        searching._may_dock = lambda *args: True  # type: ignore[method-assign]
+        assert searching.dock(blk, cont, stay, wanted, cap=500) is None, "the quick test refused a dock"

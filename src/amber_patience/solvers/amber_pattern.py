@@ -357,6 +357,9 @@ class PatternPlanner:
                     best = d
             return best - 1
 
+        if h(cont) > 0 and not self._may_dock(blk, cont, stay, wanted):
+            self._docks[key] = None
+            return None
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int]] | None] = {cont: None}
         heap = [(h(cont), 0, 0, cont)]
@@ -386,6 +389,23 @@ class PatternPlanner:
                 heapq.heappush(heap, (g + 1 + 2 * h(new), g + 1, tie, new))
         self._docks[key] = found
         return found
+
+    def _may_dock(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int]) -> bool:
+        """Quick necessary test for :meth:`dock`. A card with no rank-neighbour in the block takes
+        part in no swap inside it (it would land beside no neighbour), and swaps inside a block never
+        change which cards it holds: so if ``stay`` is such a card, some card beside it must be able
+        to move, and some wanted card too."""
+        present = set(cont)
+        nb = self.board.nb
+
+        def mobile(x: int) -> bool:
+            return nb[x][0] in present or nb[x][1] in present
+
+        if mobile(stay):
+            return True
+        a = cont.index(stay)
+        return (any(mobile(cont[c]) and not self.frozen[blk][c] for c in self.adj[blk][a])
+                and any(mobile(w) for w in wanted))
 
     def pair_moves(self, at: bytes, cap: int = 300, limit: int = 8, home_too: bool = False, tries: int = 60
                    ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
