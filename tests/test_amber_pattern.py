@@ -334,3 +334,14 @@ def test_the_quick_docking_test_refuses_only_docks_the_search_cannot_find(
         searching = PatternPlanner(board, GAME)
         searching._may_dock = lambda *args: True  # type: ignore[method-assign]
         assert searching.dock(blk, cont, stay, wanted, cap=500) is None, "the quick test refused a dock"
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6))
+def test_the_gather_s_incremental_potential_is_the_potential(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, depth=2, hub=False, measure="potential")
+    masks = planner._masks(board.start)
+    for end, (_gain, swaps) in planner.exchanges(board.start).items():
+        assert planner._potential_after(masks, end, swaps[-1]) == planner.measure(end)

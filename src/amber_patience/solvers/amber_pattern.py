@@ -539,6 +539,31 @@ class PatternPlanner:
                 stuck += 1
         return stuck
 
+    def _masks(self, at: Sequence[int]) -> list[int]:
+        """Per kind, the ranks of it that stand in its home block (bitmask)."""
+        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
+        present = [0] * KINDS
+        for c, x in enumerate(at):
+            if block[c] == home_block[x]:
+                present[kind[x]] |= 1 << rank[x]
+        return present
+
+    def _potential_after(self, masks: list[int], end: Sequence[int], last: tuple[int, int]) -> float:
+        """The rank potential of ``end``, reached from a position with ``masks`` by swaps inside
+        blocks (which change no mask) and a last swap ``last`` (the only one that may cross)."""
+        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
+        p, q = last
+        present = list(masks)
+        if block[p] != block[q]:
+            for cell, other in ((p, q), (q, p)):
+                x = end[cell]  # came from ``other``
+                bit = 1 << rank[x]
+                if block[other] == home_block[x]:
+                    present[kind[x]] &= ~bit
+                if block[cell] == home_block[x]:
+                    present[kind[x]] |= bit
+        return sum(self.kind_potential(k, present[k]) for k in range(KINDS))
+
     def _potential(self, at: Sequence[int]) -> float:
         """:meth:`measure`'s rank potential, whatever this planner's measure."""
         block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
@@ -742,11 +767,15 @@ class PatternPlanner:
                 break
             budget.used += 1
             potential = self.measure_name != "out"
+            masks = self._masks(at) if potential and not self.hub else None
             for end, (gain, swaps) in self.exchanges(at).items():
                 if end in seen:
                     continue
                 store.append((end, idx, swaps, g + len(swaps)))
-                h = self.measure(end) if potential else left - gain
+                if masks is not None:
+                    h = self._potential_after(masks, end, swaps[-1])
+                else:
+                    h = self.measure(end) if potential else left - gain
                 heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
         if best is not None:
             best.update(out=nearest[0], path=trace(nearest[1]), at=store[nearest[1]][0])
