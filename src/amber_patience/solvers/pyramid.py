@@ -806,13 +806,14 @@ class _Subgame:
         #: The subgames of fewer classes within this one (a relaxation of it: lost there, lost here),
         #: and for each, per place of this game's talon, the matching place of its own.
         self.parts: list[_Subgame] = []
-        self.part_places: list[list[int]] = []
+        self.part_places: list[tuple[_Subgame, list[int]]] = []
         self.n = search.n
 
     def set_parts(self, parts: list[_Subgame]) -> None:
         """Ask ``parts`` (subgames of some of these classes) first: a state lost in one is lost here."""
         self.parts = parts
-        self.part_places = [[part.first[loc - self.n] for loc in self.talon] + [len(part.talon)] for part in parts]
+        self.part_places = [(part, [part.first[loc - self.n] for loc in self.talon] + [len(part.talon)])
+                            for part in parts]
 
     def won(self, removed: int, s: int, recycles: int = 0, exact: int = _EXACT_RECYCLES) -> bool:
         """Whether the game restricted to these classes can be won with the cards ``removed`` gone
@@ -971,7 +972,7 @@ class _Subgame:
             return True
         # Lost as soon as a smaller subgame within this one is lost there (its stock top: the first
         # of its talon cards at or after this one's).
-        for part, places in zip(self.parts, self.part_places, strict=True):
+        for part, places in self.part_places:
             if not part.won(removed, places[s]):
                 failed[removed] = s
                 return False
