@@ -33,10 +33,14 @@ from amber_patience.solvers.amber_pattern import PatternPlanner, gather_and_pair
 
 
 def parse_range(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    if not lo.isdigit() or (hi and not hi.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a deal range like 1-20")
-    return list(range(int(lo), int(hi or lo) + 1))
+    """``"1-20"``, ``"7"`` or ``"1-3,10"`` -> deal numbers."""
+    deals: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise argparse.ArgumentTypeError(f"{part!r} is not a deal range like 1-20")
+        deals.extend(range(int(lo), int(hi or lo) + 1))
+    return deals
 
 
 def near_goal(game: AmberGame, deal: int, steps: int, seed: int, tries: int = 200_000) -> tuple[AmberPosition, int]:
