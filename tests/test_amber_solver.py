@@ -94,7 +94,7 @@ def test_solves_the_end_of_a_game_in_every_layout(name: str) -> None:
     _check_won(position, 20000)
 
 
-@pytest.mark.parametrize("name,number", [("kolvir", 2), ("arden", 4)])
+@pytest.mark.parametrize("name,number", [("kolvir", 2), ("arden", 1)])
 def test_solves_deals_of_the_78_card_layouts(name: str, number: int) -> None:
     _check_won(get_game(name).deal(number), 40000)
 
@@ -198,13 +198,13 @@ def test_arden_chain_plan_gathers_one_group_at_a_time(number: int) -> None:
 
 
 def test_the_chain_plan_wins_an_arden_deal_alone() -> None:
-    """Arden deal 13 through the chain plan alone (no whole-board search first), replayed by the rules."""
+    """Arden deal 11 through the chain plan alone (no whole-board search first), replayed by the rules."""
     game = get_game("arden")
-    position = game.deal(13)
+    position = game.deal(11)
     board = amber_solver._Board(position)
-    budget = amber_solver._Budget(None, 4000)
+    budget = amber_solver._Budget(None, 3000)
     path = amber_solver._run_plan(board, game, amber_solver._plan_arden(game, board, "chain"), budget)
-    assert path is not None and 0 < budget.used <= 4000
+    assert path is not None and 0 < budget.used <= 3000
     assert replay(position, [Swap(a, b) for a, b in path]).is_won()
 
 

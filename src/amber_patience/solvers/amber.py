@@ -265,6 +265,8 @@ class Setting:
     #: With ``exact``: push each child with a lower bound of its eta delta and weigh it exactly only when
     #: it is popped (put back if the bound was too low): the same states in the same order, less work.
     lazy: bool = False
+    #: A stalled gathering first tries the local end game (:func:`_local_endgame`).
+    local_end: bool = False
 
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
@@ -628,7 +630,7 @@ def _local_endgame(board: _Board, at: bytes, s: Setting, budget: _Budget, cells:
             for z in board.nb[at[c]]:
                 around.update(board.near[pos[z]])
     around &= free
-    setting = replace(LOCAL, exact=s.exact, incremental=s.incremental)
+    setting = replace(LOCAL, exact=s.exact, incremental=s.incremental, lazy=s.lazy)
     nodes = budget.left(setting.nodes)
     if nodes <= 0 or not around:
         return None
@@ -665,7 +667,7 @@ def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budge
         if path is not None:
             yield path, end
             continue
-        if best and 0 < best["near"] <= ENDGAME_NEAR and kw.get("sort_groups_only") and s.incremental:
+        if best and 0 < best["near"] <= ENDGAME_NEAR and kw.get("sort_groups_only") and s.local_end:
             local = _local_endgame(board, best["at"], s, budget, **kw)
             if local is not None:
                 yield best["path"] + local[0], local[1]
@@ -706,12 +708,18 @@ def settings_for(game: AmberGame, phase: str) -> list[Setting]:
     exact = game.name in EXACT
     incremental = game.name in INCREMENTAL
     lazy = game.name in LAZY
-    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, incremental=incremental, lazy=lazy)
-            for x in chosen]
+    local_end = game.name in LOCAL_END
+    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, incremental=incremental, lazy=lazy,
+                    local_end=local_end) for x in chosen]
 
 
-#: Layouts whose searches find a child's legal swaps from its parent's (``Setting.incremental``).
-INCREMENTAL = {"arden"}
+#: Layouts whose searches find a child's legal swaps from its parent's (``Setting.incremental``): none by
+#: default. On Arden it saves about 25% of the CPU per state, but the swaps come in another order than the
+#: move generator's set, so equal keys break differently and other deals win early (docs/solver.md: on
+#: deals 1-20 two deals were no longer won within 60000 states).
+INCREMENTAL: set[str] = set()
+#: Layouts whose gatherings try the local end game when they stall (``Setting.local_end``).
+LOCAL_END = {"arden"}
 #: Layouts whose exact searches weigh the eta term of a child only when it is popped (``Setting.lazy``: the
 #: same search, 10-30% less CPU on Arden and Kolvir; no gain measured on Pattern).
 LAZY = {"arden", "kolvir"}
