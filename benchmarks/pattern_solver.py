@@ -7,8 +7,9 @@ skipped), each in ``--nodes`` expansions and CPU seconds (``time.process_time``)
 
 * ``gather``: the first attempt's gather (best-first over exchanges prepared by <= 3 swaps per
   block, on "cards out" with the centre as a hub for minor cards): the nearest "out" reached;
-* ``gather+pair``: the same gather on the rank potential without the hub, then the pairing search
-  from its nearest position (``gather_and_pair``);
+* ``gather+pair``: the same gather on the rank potential without the hub (``GATHER_NODES`` = 300
+  expansions), then the pairing search from its nearest position (``gather_and_pair``; in all
+  ``GATHER_NODES`` + ``--nodes`` expansions);
 * ``pairing``: the pairing search (best-first over deeply docked exchanges) from the deal;
 * with ``--solve N``: ``amber_patience.solvers.solve`` with a node limit of N (the planner's
   portfolio, then the shortening; every won solution is replayed by the rules engine).
@@ -29,7 +30,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import PatternPlanner, gather_and_pair
+from amber_patience.solvers.amber_pattern import GATHER_NODES, PatternPlanner, gather_and_pair
 
 
 def parse_range(text: str) -> list[int]:
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                 done = planner.gather(board.start, _Budget(None, args.nodes), best=best)
             elif name == "gather+pair":
                 planner = PatternPlanner(board, game, hub=False, measure="potential")
-                done = gather_and_pair(planner, board.start, _Budget(None, args.nodes), best=best)
+                done = gather_and_pair(planner, board.start, _Budget(None, GATHER_NODES + args.nodes), best=best)
             else:
                 planner = PatternPlanner(board, game, hub=False, measure="potential")
                 done = planner.pairing(board.start, _Budget(None, args.nodes), best=best)
