@@ -1028,13 +1028,14 @@ class _Subgame:
     def _exposed(self, pyramid_removed: int) -> tuple[list[int], dict[int, list[int]]]:
         """For a set of removed pyramid cards (of these classes): the pairs of available ones, and per
         value the available ones that pair with a card of that value (all as location bits)."""
-        left = ~pyramid_removed
+        left = self.pyramid_mask & ~pyramid_removed
         now = [(bit, v) for bit, over, v in self.pyramid_items if left & bit and not over & left]
         target = self.target
-        pairs = [a | b for i, (a, va) in enumerate(now) for b, vb in now[i + 1:] if va + vb == target]
         partners: dict[int, list[int]] = {}
         for bit, v in now:
             partners.setdefault(target - v, []).append(bit)
+        # (In the order of the first card, then the second: the bits grow with the slots.)
+        pairs = [a | b for a, va in now for b in partners.get(va, ()) if b > a]
         return pairs, partners
 
 def _bits(mask: int) -> list[int]:
