@@ -56,7 +56,10 @@ What makes it fast:
   recycle left a subgame is decided as if the recycles had no limit (then only the cards left
   matter, so a node checks again only the triples of the removed pair's class); at the root with
   one recycle left, and at the nodes once a search has spent ``NODE_EXACT_FROM`` nodes, exactly.
-  With the subgames the waste bound is checked at the root only;
+  A triple asks its three pairs first at each of its own states (as if with no limit, and on the
+  last pass): a pair is a relaxation of it, so a state lost there is lost here, and the pairs'
+  memos are shared by the triples holding each. With the subgames the waste bound is checked
+  at the root only;
 * **a dive** when a recycle is left: before the subgames are set up at the root, a search with no
   subgame checks (cheap nodes) runs for ``DIVE_NODES`` nodes; most won multi-pass deals are won
   there at once. It is exact, only slower, so the states it proves lost stay in the memo when it
