@@ -263,7 +263,7 @@ class Setting:
     #: Only swaps that move a card out of place (as the end game; fewer children to weigh).
     focus: bool = False
     #: Find a child's legal swaps from its parent's (:meth:`_Board.moves_after`; layouts without a
-    #: lone cell), and weigh them in the order of their cells.
+    #: lone cell), and weigh them in a fixed shuffled order (``_SWAP_RANK``).
     incremental: bool = False
     #: With ``exact``: push each child with a lower bound of its eta delta and weigh it exactly only when
     #: it is popped (put back if the bound was too low): the same states in the same order, less work.
