@@ -211,6 +211,19 @@ def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: in
 # -- the exchange realiser and the gather ---------------------------------------------------------
 
 
+
+#: A node of the planner's best-first searches: (position, parent index, swaps from the parent, g).
+_Node = tuple[bytes, int, tuple[tuple[int, int], ...], int]
+
+
+def _trace(store: list[_Node], i: int) -> list[tuple[int, int]]:
+    """The swaps from the root of a best-first search's ``store`` to its node ``i``."""
+    path: list[tuple[int, int]] = []
+    while store[i][1] >= 0:
+        path[:0] = store[i][2]
+        i = store[i][1]
+    return path
+
 class PatternPlanner:
     """Gathering for Pattern of Amber: every card into its block, by exchanges between blocks."""
 
@@ -477,17 +490,10 @@ class PatternPlanner:
         budget runs out or nothing is left to try (``best`` then gets the nearest position seen
         by cards out: ``at`` and ``path``)."""
         start = bytes(at)
-        store: list[tuple[bytes, int, tuple[tuple[int, int], ...], int]] = [(start, -1, (), 0)]
+        store: list[_Node] = [(start, -1, (), 0)]
         heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
         seen: set[bytes] = set()
         nearest = (self.out(start), 0)
-
-        def trace(i: int) -> list[tuple[int, int]]:
-            path: list[tuple[int, int]] = []
-            while store[i][1] >= 0:
-                path[:0] = store[i][2]
-                i = store[i][1]
-            return path
 
         found: tuple[list[tuple[int, int]], bytes] | None = None
         while heap:
@@ -500,7 +506,7 @@ class PatternPlanner:
             if left < nearest[0]:
                 nearest = (left, idx)
             if left == 0:
-                found = trace(idx), cur
+                found = _trace(store, idx), cur
                 break
             if budget.left(1) <= 0:
                 break
@@ -513,7 +519,7 @@ class PatternPlanner:
                 h = self._potential(end)
                 heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
         if best is not None:
-            best.update(at=store[nearest[1]][0], path=trace(nearest[1]))
+            best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
         return found
 
     def trapped(self, at: Sequence[int]) -> int:
@@ -740,17 +746,10 @@ class PatternPlanner:
         every card into its block and the end position, or ``None`` when the budget runs out
         (``best`` then gets the nearest position seen: ``out``, ``path``, ``at``)."""
         start = bytes(start)
-        store: list[tuple[bytes, int, tuple[tuple[int, int], ...], int]] = [(start, -1, (), 0)]
+        store: list[_Node] = [(start, -1, (), 0)]
         heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
         seen: set[bytes] = set()
         nearest = (self.out(start), 0)
-
-        def trace(i: int) -> list[tuple[int, int]]:
-            path: list[tuple[int, int]] = []
-            while store[i][1] >= 0:
-                path[:0] = store[i][2]
-                i = store[i][1]
-            return path
 
         while heap:
             _, _, idx = heapq.heappop(heap)
@@ -762,7 +761,7 @@ class PatternPlanner:
             if left < nearest[0]:
                 nearest = (left, idx)
             if left == 0:
-                return trace(idx), at
+                return _trace(store, idx), at
             if budget.left(1) <= 0:
                 break
             budget.used += 1
@@ -778,7 +777,7 @@ class PatternPlanner:
                     h = self.measure(end) if potential else left - gain
                 heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
         if best is not None:
-            best.update(out=nearest[0], path=trace(nearest[1]), at=store[nearest[1]][0])
+            best.update(out=nearest[0], path=_trace(store, nearest[1]), at=store[nearest[1]][0])
         return None
 
 
