@@ -692,29 +692,25 @@ class _Search:
                         if i:  # the next child is likely refused by the same one: it goes first
                             mine_games.insert(0, mine_games.pop(i))
                         return False
-            if not self.dfs(pmask, tmask, cursor, recycles):
-                return False
-            self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
-            self.moves.extend(reversed(self.steps(offset, place, start_tmask, start_cursor, start_recycles)))
-            return True
-        subgames = self.subgames
-        for i, (which, game) in enumerate(subgames):
-            if which & touched:
-                # (Most checks are answered by the subgame's memo: looked up here.)
-                if last_pass:
-                    known = game.known.get((removed & game.mask) << 5 | game.first[cursor])
-                else:
-                    mine, talon, s = removed & game.mask, game.talon, game.first[cursor]
-                    while s < len(talon) and mine >> talon[s] & 1:
-                        s += 1
-                    known = game.known_passes.get((mine << 5 | s) << 5 | recycles)
-                if known is None:
-                    known = game.won(removed, game.first[cursor], recycles, self.node_exact)
-                if not known:
-                    self.pruned += 1
-                    if i:  # the next child is likely refused by the same one: it goes first
-                        subgames.insert(0, subgames.pop(i))
-                    return False
+        else:
+            subgames = self.subgames
+            for i, (which, game) in enumerate(subgames):
+                if which & touched:
+                    # (Most checks are answered by the subgame's memo: looked up here.)
+                    if last_pass:
+                        known = game.known.get((removed & game.mask) << 5 | game.first[cursor])
+                    else:
+                        mine, talon, s = removed & game.mask, game.talon, game.first[cursor]
+                        while s < len(talon) and mine >> talon[s] & 1:
+                            s += 1
+                        known = game.known_passes.get((mine << 5 | s) << 5 | recycles)
+                    if known is None:
+                        known = game.won(removed, game.first[cursor], recycles, self.node_exact)
+                    if not known:
+                        self.pruned += 1
+                        if i:  # the next child is likely refused by the same one: it goes first
+                            subgames.insert(0, subgames.pop(i))
+                        return False
         if not self.dfs(pmask, tmask, cursor, recycles):
             return False
         self.moves.append(Remove(tuple(self.t.cards[loc] for loc in locs)))
