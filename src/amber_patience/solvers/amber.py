@@ -46,6 +46,7 @@ deals from easy to hard; length / lower bound is reported by the benchmark separ
 from __future__ import annotations
 
 import heapq
+import importlib
 import random
 import time
 from collections.abc import Iterable, Iterator
@@ -791,6 +792,12 @@ def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, don
     return None
 
 
+#: Layouts solved by a planner of their own instead of :func:`_plan`: layout -> (module of this package,
+#: function), imported when first needed. The function takes ``(board, game, budget)`` and returns the swaps
+#: or ``None``, like :func:`_plan`.
+PLANNERS: dict[str, tuple[str, str]] = {"pattern": ("amber_pattern", "plan_pattern")}
+
+
 #: Layouts whose plans backtrack (see :func:`_run_steps`), and the first budget of the steps after a gather.
 BACKTRACK = {"arden"}
 BACKTRACK_CAP = 6000
@@ -816,10 +823,10 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)
-    if position.game.name == "pattern":
-        from .amber_pattern import plan_pattern  # Pattern of Amber has a planner of its own
-
-        path = plan_pattern(board, position.game, budget)
+    planner = PLANNERS.get(position.game.name)
+    if planner is not None:
+        module, function = planner
+        path = getattr(importlib.import_module(f".{module}", __package__), function)(board, position.game, budget)
     else:
         path = _plan(board, position.game, budget)
     if path is not None:
