@@ -1,7 +1,7 @@
 """The command line: ``amber`` (also ``python -m amber_patience``).
 
-Commands (see ``docs/cli.md``): ``deal``, ``moves``, ``play``, ``verify``, ``solve``, ``hint`` and
-``serve``; ``amber`` alone starts the local server. Exit status: 0 success, 1 the thing asked for is
+Commands (see ``docs/cli.md``): ``deal``, ``moves``, ``play``, ``verify``, ``solve``, ``hint``,
+``survey`` and ``serve``; ``amber`` alone starts the local server. Exit status: 0 success, 1 the thing asked for is
 not so (no win found, a record with an illegal move or not won), 2 a usage error or unreadable input.
 Every error is one line on stderr saying what is wrong, never a traceback.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib
+import importlib.util
 import json
 import random
 import re
@@ -284,6 +285,52 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO)
     if record is None:
         raise NotFound(proved_lost(solution) if solution.status == "lost"
                        else f"no win found within the limits (--time-limit {args.time_limit})")
+    return 0
+
+
+def cmd_survey(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    from .survey import DealRange, SurveyError, SurveyFile, run_survey
+
+    game = make_game(args)
+    try:
+        deals = DealRange.parse(args.deals)
+    except SurveyError as exc:
+        raise UsageError(f"--deals: {exc}") from None
+    if importlib.util.find_spec(f"amber_patience.solvers.{game.family}") is None:
+        raise NotFound(f"there is no solver for {game.name} yet (no module solvers/{game.family}.py)")
+    limits = f"time limit {args.time_limit:g} s" + (f", node limit {args.node_limit}" if args.node_limit else "")
+    print(f"{game.name}: surveying deals {deals} ({len(deals)}), {limits} a deal, {args.jobs} process(es)",
+          file=err, flush=True)
+    decided = 0
+
+    def heard(outcome: Any) -> None:
+        nonlocal decided
+        decided += 1
+        if outcome.status == "lost" and not args.quiet:
+            print(f"  deal {outcome.number}: proved lost: {outcome.reason}", file=err, flush=True)
+        elif outcome.status == "unknown" and not args.quiet:
+            print(f"  deal {outcome.number}: not decided in {outcome.seconds:.1f} s CPU ({outcome.nodes} nodes)",
+                  file=err, flush=True)
+        if args.progress and decided % args.progress == 0:
+            print(f"  {decided} deals decided in this run", file=err, flush=True)
+
+    try:
+        report = run_survey(game, deals, time_limit=args.time_limit, node_limit=args.node_limit, jobs=args.jobs,
+                            results=SurveyFile(args.out) if args.out else None, on_outcome=heard)
+    except SurveyError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        raise UsageError("interrupted" + (f"; the deals decided so far are in {args.out}: run the same command "
+                                          "again to go on" if args.out else "")) from None
+    if args.json:
+        dump_json(report.to_json(), out)
+    else:
+        out.write(report.summary() + "\n")
+        for number in report.numbers("lost"):
+            out.write(f"  lost: deal {number}: {report.outcomes[number].reason}\n")
+        unknown = report.numbers("unknown")
+        if unknown:
+            out.write(f"  not decided: {' '.join(map(str, unknown))}\n")
     return 0
 
 
@@ -598,6 +645,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solver time limit in seconds (default 30)")
     p.add_argument("--node-limit", type=_positive_int, metavar="N", help="solver node limit")
     p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("survey", help="solve a range of deals and count how many are won (the win rate)")
+    p.add_argument("game", metavar="GAME", help=f"the game: {', '.join(GAME_NAMES)}")
+    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    p.add_argument("--deals", "-d", required=True, metavar="RANGE", help='the deal numbers, e.g. "1-1000" or "1-10,42"')
+    p.add_argument("--time-limit", type=_non_negative_float, default=10.0, metavar="S",
+                   help="solver time limit a deal, in seconds (default 10)")
+    p.add_argument("--node-limit", type=_positive_int, metavar="N", help="solver node limit a deal")
+    p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="J",
+                   help="worker processes solving deals side by side (default 1)")
+    p.add_argument("--out", metavar="FILE", help="append each deal's result to FILE (JSON lines) as it is decided; "
+                                                 "a survey run again with the same FILE resumes where it stopped")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--progress", type=_positive_int, metavar="K", help="say on stderr every K deals decided")
+    p.add_argument("--quiet", "-q", action="store_true", help="do not list lost and undecided deals as they come")
+    p.set_defaults(run=cmd_survey)
 
     p = sub.add_parser("hint", help="the next move of a winning line for a position JSON read on stdin")
     p.add_argument("--time-limit", type=_non_negative_float, default=5.0, metavar="S",
