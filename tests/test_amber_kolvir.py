@@ -1,0 +1,159 @@
+"""Mount Kolvir's planner (``solvers/amber_kolvir.py``): the charged gathering and the attempts.
+
+Budgets are node limits (results do not depend on the machine's speed). Solutions go through
+``amber_patience.solvers.solve`` with the planner put in ``amber.PLANNERS`` for the test, so every won
+solution is replayed by the rules engine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import AmberPosition, Swap
+from amber_patience.solvers import amber, amber_kolvir, replay, solve
+from amber_patience.solvers.amber_shorten import shorten
+
+GAME = get_game("kolvir")
+
+
+def _regions(board: amber._Board) -> tuple[list[int], list[int], tuple[tuple[int, ...], ...]]:
+    """Kolvir's gathering regions as the search takes them: the group of every card and of every cell."""
+    parts = amber.plan_for(GAME, board)[0].parts
+    region_of = [0] * board.n
+    for r, part in enumerate(parts):
+        for c in part:
+            region_of[c] = r
+    return [region_of[board.target[x]] for x in range(board.n)], region_of, parts
+
+
+def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+@pytest.fixture
+def with_planner(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(amber.PLANNERS, "kolvir", ("amber_kolvir", "plan_kolvir"))
+
+
+GATHER = replace(amber.Setting(3, 0.5, 3, 0.5, 0), exact=True, lazy=True)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 1000), st.integers(0, 200), st.sampled_from([None, 3]))
+def test_without_charges_the_copied_search_is_amber_search(number: int, nodes: int, seed: int | None) -> None:
+    board = amber._Board(GAME.deal(number))
+    group, cell_group, _ = _regions(board)
+    s = replace(GATHER, seed=seed)
+    best: dict[str, Any] = {}
+    ours = amber_kolvir._gather_search(board, board.start, s, amber_kolvir.Charge(), None, nodes, group, cell_group,
+                                       best)
+    theirs_best: dict[str, Any] = {}
+    theirs = amber._search(board, board.start, s, None, nodes, cells=list(range(board.n)), group=group,
+                           cell_group=cell_group, sort_groups_only=True, best=theirs_best)
+    assert ours == theirs
+    assert best == theirs_best
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 1000), st.integers(1, 300), st.floats(0, 8), st.floats(0, 8))
+def test_a_charged_gathering_makes_only_legal_swaps(number: int, nodes: int, lone: float, other: float) -> None:
+    position = GAME.deal(number)
+    board = amber._Board(position)
+    group, cell_group, _ = _regions(board)
+    best: dict[str, Any] = {}
+    path, end, used = amber_kolvir._gather_search(board, board.start, GATHER, amber_kolvir.Charge(lone, other), None,
+                                                  nodes, group, cell_group, best)
+    assert used <= nodes
+    swaps = path if path is not None else best["path"]
+    at = bytearray(board.start)
+    for p, q in swaps:
+        assert board.legal_swap(at, p, q), (p, q)
+        position = position.play(Swap(min(p, q), max(p, q)))  # the rules engine agrees
+        at[p], at[q] = at[q], at[p]
+    assert bytes(at) == (end if path is not None else best["at"])
+    wrong = sum(1 for c in range(board.n) if c != board.lone and group[at[c]] != cell_group[c])
+    assert wrong == (0 if path is not None else best["near"])
+
+
+@pytest.mark.parametrize("number", [12, 15])
+def test_a_charged_gathering_gathers_a_deal(number: int) -> None:
+    board = amber._Board(GAME.deal(number))
+    _, cell_group, parts = _regions(board)
+    settings_list, charge = amber_kolvir.ATTEMPTS[0]
+    found = amber_kolvir._gather(board, board.start, parts, [replace(s, exact=True, lazy=True) for s in settings_list],
+                                 charge, amber._Budget(None, 20000))
+    assert found is not None
+    path, end = found
+    at = bytearray(board.start)
+    for p, q in path:
+        assert board.legal_swap(at, p, q)
+        at[p], at[q] = at[q], at[p]
+    assert bytes(at) == end
+    assert all(cell_group[board.target[end[c]]] == cell_group[c] for c in range(board.n) if c != board.lone)
+
+
+@pytest.mark.usefixtures("with_planner")
+def test_wins_a_fixed_deal_replayed_by_the_rules_engine() -> None:
+    position = GAME.deal(12)
+    solution = solve(position, node_limit=20000)
+    assert solution.status == "won", solution.stats
+    assert replay(position, solution.moves).is_won()
+    assert position.lower_bound() <= len(solution.moves) == solution.stats["length"]
+
+
+@pytest.mark.usefixtures("with_planner")
+@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 300), st.integers(0, 40), st.integers(0, 10**6))
+def test_wins_games_in_progress(number: int, steps: int, seed: int) -> None:
+    position = _random_play(GAME.deal(number), steps, seed)
+    solution = solve(position, node_limit=60000)
+    assert solution.status == "won", solution.stats
+    assert replay(position, solution.moves).is_won()
+
+
+def test_keeps_the_shortest_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_kolvir, "GOOD", 0.0)  # always try the next attempt
+    monkeypatch.setattr(amber_kolvir, "MORE_BELOW", 10**6)
+    board = amber._Board(GAME.deal(15))
+    lengths = []
+    for settings_list, charge in amber_kolvir.ATTEMPTS:
+        path = amber_kolvir._attempt(board, GAME, settings_list, charge, amber._Budget(None, amber_kolvir.MORE_NODES))
+        assert path is not None
+        lengths.append(len(shorten(board, path, None)))
+    budget = amber._Budget(None, 10**6)
+    found = amber_kolvir.plan_kolvir(board, GAME, budget)
+    assert found is not None and len(found) == min(lengths)
+    assert budget.used > 0
+
+
+def test_stops_after_a_good_first_solution(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_kolvir, "GOOD", 100.0)  # any solution is good enough
+    board = amber._Board(GAME.deal(15))
+    first = amber_kolvir.ATTEMPTS[0]
+    alone = amber._Budget(None, 10**6)
+    path = amber_kolvir._attempt(board, GAME, first[0], first[1], alone)
+    assert path is not None
+    budget = amber._Budget(None, 10**6)
+    found = amber_kolvir.plan_kolvir(board, GAME, budget)
+    assert found == shorten(board, path, None)
+    assert budget.used == alone.used
+
+
+def test_an_exhausted_budget_gives_none() -> None:
+    board = amber._Board(GAME.deal(2))
+    budget = amber._Budget(None, 30)
+    assert amber_kolvir.plan_kolvir(board, GAME, budget) is None
+    assert budget.used <= 30
