@@ -129,8 +129,9 @@ def test_keeps_the_shortest_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(amber_kolvir, "MORE_BELOW", 10**6)
     board = amber._Board(GAME.deal(15))
     lengths = []
-    for settings_list, charge in amber_kolvir.ATTEMPTS:
-        path = amber_kolvir._attempt(board, GAME, settings_list, charge, amber._Budget(None, amber_kolvir.MORE_NODES))
+    for k, (settings_list, charge) in enumerate(amber_kolvir.ATTEMPTS):
+        cap = amber_kolvir.FIRST_NODES if k == 0 else amber_kolvir.MORE_NODES
+        path = amber_kolvir._attempt(board, GAME, settings_list, charge, amber._Budget(None, cap))
         assert path is not None
         lengths.append(len(shorten(board, path, None)))
     budget = amber._Budget(None, 10**6)
@@ -143,7 +144,7 @@ def test_stops_after_a_good_first_solution(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(amber_kolvir, "GOOD", 100.0)  # any solution is good enough
     board = amber._Board(GAME.deal(15))
     first = amber_kolvir.ATTEMPTS[0]
-    alone = amber._Budget(None, 10**6)
+    alone = amber._Budget(None, amber_kolvir.FIRST_NODES)
     path = amber_kolvir._attempt(board, GAME, first[0], first[1], alone)
     assert path is not None
     budget = amber._Budget(None, 10**6)
@@ -157,3 +158,18 @@ def test_an_exhausted_budget_gives_none() -> None:
     budget = amber._Budget(None, 30)
     assert amber_kolvir.plan_kolvir(board, GAME, budget) is None
     assert budget.used <= 30
+
+
+def test_the_last_attempt_has_the_rest_of_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_kolvir, "FIRST_NODES", 10)  # the first attempt cannot win in 10 states
+    board = amber._Board(GAME.deal(15))
+    first = amber_kolvir.ATTEMPTS[0]
+    assert amber_kolvir._attempt(board, GAME, first[0], first[1], amber._Budget(None, 10)) is None
+    budget = amber._Budget(None, 20000)
+    found = amber_kolvir.plan_kolvir(board, GAME, budget)
+    assert found is not None and budget.used > 10
+    at = bytearray(board.start)
+    for p, q in found:
+        assert board.legal_swap(at, p, q)
+        at[p], at[q] = at[q], at[p]
+    assert board.bound(at) == 0

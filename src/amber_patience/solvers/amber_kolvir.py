@@ -54,11 +54,13 @@ def _gathering(weight: float) -> list[Setting]:
 
 
 #: The attempts in turn: (gathering settings, charge).
-ATTEMPTS: list[tuple[list[Setting], Charge]] = [(_gathering(2), Charge(2, 5)), (_gathering(3), Charge(0, 5))]
-#: Another attempt only while the shortest solution is longer than this many times the lower bound ...
+ATTEMPTS: list[tuple[list[Setting], Charge]] = [(_gathering(1.5), Charge(2, 5)), (_gathering(3), Charge(0, 5))]
+#: While no attempt has won, each but the last has at most this many states (the last has the rest).
+FIRST_NODES = 4000
+#: After a win, the next attempt runs only while the shortest solution is longer than this many times the lower
+#: bound and fewer states than ``MORE_BELOW`` were spent so far; it has at most ``MORE_NODES`` states.
 GOOD = 2.0
-#: ... and fewer states than this were spent; with at most this many states.
-MORE_BELOW = 6000
+MORE_BELOW = 3000
 MORE_NODES = 6000
 
 
@@ -254,19 +256,23 @@ def _attempt(board: _Board, game: AmberGame, settings: list[Setting], charge: Ch
 def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     """The swaps that win Mount Kolvir from ``board.start``, or ``None``.
 
-    The attempts of ``ATTEMPTS`` in turn: the first with the whole budget; the next ones only while the
-    shortest solution so far (after :func:`~amber_shorten.shorten`) is longer than ``GOOD`` x the lower bound
-    and fewer than ``MORE_BELOW`` states were spent, each with at most ``MORE_NODES`` states. The shortest
-    solution found is returned (shortened)."""
+    The attempts of ``ATTEMPTS`` in turn, each shortened (:func:`~amber_shorten.shorten`): while none has
+    won, each has at most ``FIRST_NODES`` states (the last one the whole budget left); after a win, the next
+    runs only while the shortest solution is longer than ``GOOD`` x the lower bound and fewer than
+    ``MORE_BELOW`` states were spent, with at most ``MORE_NODES`` states. The shortest solution is returned."""
     bound = board.bound(board.start)
     best: Path | None = None
-    for settings, charge in ATTEMPTS:
+    for k, (settings, charge) in enumerate(ATTEMPTS):
         if best is None:
+            cap = None if k == len(ATTEMPTS) - 1 else FIRST_NODES
+        elif len(best) <= GOOD * bound or budget.used >= MORE_BELOW:
+            break
+        else:
+            cap = MORE_NODES
+        if cap is None:
             path = _attempt(board, game, settings, charge, budget)  # the whole budget left
         else:
-            if len(best) <= GOOD * bound or budget.used >= MORE_BELOW:
-                break
-            sub = _Budget(budget.deadline, budget.left(MORE_NODES))
+            sub = _Budget(budget.deadline, budget.left(cap))
             path = _attempt(board, game, settings, charge, sub)
             budget.used += sub.used
         if path is None:
