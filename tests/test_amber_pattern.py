@@ -29,6 +29,7 @@ from amber_patience.solvers.amber_pattern import (
     kind_matrix,
     kind_plan,
     kind_problem,
+    relay_end,
 )
 from test_amber_solver import _random_play
 
@@ -345,3 +346,84 @@ def test_the_gather_s_incremental_potential_is_the_potential(number: int, steps:
     masks = planner._masks(board.start)
     for end, (_gain, swaps) in planner.exchanges(board.start).items():
         assert planner._potential_after(masks, end, swaps[-1]) == planner.measure(end)
+
+
+# -- relays, and the gather's trap filter -----------------------------------------------------------
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6))
+def test_every_relay_replays_and_gives_a_lone_foreign_card_a_partner(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    if position.stranded_kinds():
+        return
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    at = board.start
+    lone_before = {x for x in range(board.n) if _lone_foreign(planner, at, x)}
+    # tries=0: only the relays are docked
+    for swaps, end in planner.pair_moves(at, cap=100, limit=4, tries=0, relays=10):
+        replayed = position
+        for p, q in swaps:
+            replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+        assert bytes(_Board(replayed).start) == end
+        assert not replayed.stranded_kinds()
+        p, q = swaps[-1]
+        assert board.block[p] != board.block[q], "the last swap crosses blocks"
+        assert all(board.block[a] == board.block[b] for a, b in swaps[:-1]), "the docks stay inside their block"
+        f, g = end[q], end[p]  # f went from p's block to q's, g the other way
+        assert board.block[board.target[f]] != board.block[q], "a relay sends no card home that way"
+        partners = [w for w in board.nb[f] if w in lone_before and end.index(w) in board.adj[q]]
+        assert any(board.block[end.index(w)] == board.block[q] for w in partners), \
+            "f lands beside a card that was alone of its kind and foreign in that block"
+        assert board.group[g] != board.group[f]
+
+
+def _lone_foreign(planner: PatternPlanner, at: bytes, x: int) -> bool:
+    cell = at.index(x)
+    blk = planner.board.block[cell]
+    if planner.home_block[x] == blk:
+        return False
+    return sum(1 for c in planner.blocks[blk] if planner.kind[at[c]] == planner.kind[x]) == 1
+
+
+def test_the_relay_end_game_finishes_a_stall_that_exchanges_home_cannot() -> None:
+    # deal 1, pairing from the deal (30 tries, seed 3, 300 expansions) stalls with 5 cards out:
+    # bottom-right holds T19 and 1 of bottom-left's suit, both alone of their kind (so immobile
+    # there) and apart, and the centre's lone card of that suit has to pass through bottom-right
+    position = GAME.deal(1)
+    board = _Board(position)
+
+    def planner() -> PatternPlanner:
+        return PatternPlanner(board, GAME, hub=False, measure="potential", seed=3)
+
+    near: dict[str, object] = {}
+    assert planner().pairing(board.start, _Budget(None, 300), tries=30, best=near) is None
+    stalled, before = near["at"], near["path"]
+    assert isinstance(stalled, bytes) and isinstance(before, list)
+    assert planner().out(stalled) == 5
+    assert planner().pairing(stalled, _Budget(None, 50), tries=30, home_too=False) is None
+    budget = _Budget(None, 50)
+    found = relay_end(board, GAME, near, budget, 50, 30, 3)
+    assert found is not None
+    path, end = found
+    assert path[:len(before)] == before
+    replayed = position
+    for p, q in path:
+        replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+    assert bytes(_Board(replayed).start) == end
+    assert planner().out(end) == 0
+
+
+def test_the_gather_with_the_trap_filter_still_gathers_near_the_goal() -> None:
+    position = _near_goal(5, 15, 3)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    gathered = planner.gather(board.start, _Budget(None, 2000), traps=True)
+    assert gathered is not None
+    path, end = gathered
+    replayed = position
+    for p, q in path:
+        replayed = replayed.play(Swap(p, q))
+    assert bytes(_Board(replayed).start) == end
+    assert planner.out(end) == 0

@@ -228,7 +228,7 @@ class PatternPlanner:
     """Gathering for Pattern of Amber: every card into its block, by exchanges between blocks."""
 
     def __init__(self, board: _Board, game: AmberGame, depth: int = 3, seed: int = 1, inner: bool = False,
-                 hub: bool = True, measure: str = "out", lam: float = 1.0) -> None:
+                 hub: bool = True, measure: str = "out", lam: float = 1.0, share: PatternPlanner | None = None) -> None:
         self.board = board
         self.game = game
         n = board.n
@@ -280,6 +280,13 @@ class PatternPlanner:
         self.rng = random.Random(seed)
         self._reach: dict[tuple[int, tuple[int, ...], int], dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
         self._kinds: dict[Matrix, bool | None] = {}
+        if share is not None:
+            # the caches depend only on the board (and ``lam``): a later attempt of the portfolio
+            # meets the same blocks, docks and kind matrices again (measured: most of its work)
+            if share.board is not board or share.lam != lam:
+                raise ValueError("a planner shares caches only with a planner of the same board and lam")
+            self._moves, self._docks, self._kinds = share._moves, share._docks, share._kinds
+            self._pot, self._reach = share._pot, share._reach
 
     # -- inside one block
 
@@ -375,12 +382,17 @@ class PatternPlanner:
             return None
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int]] | None] = {cont: None}
-        heap = [(h(cont), 0, 0, cont)]
+        # heap entries carry their h (a swap moves at most two of the cards h looks at, so the
+        # children's h is recomputed only when it does)
+        heap = [(h(cont), 0, 0, cont, h(cont))]
         tie = 0
         expanded = 0
+        moves = self.block_moves
+        push, pop = heapq.heappush, heapq.heappop
+        looked = (stay, *wanted)
         while heap:
-            _f, g, _t, cur = heapq.heappop(heap)
-            if h(cur) == 0:
+            _f, g, _t, cur, hc = pop(heap)
+            if hc == 0:
                 steps: list[tuple[int, int]] = []
                 link = parents[cur]
                 while link is not None:
@@ -391,15 +403,20 @@ class PatternPlanner:
             expanded += 1
             if expanded > cap:
                 break
-            for i, k in self.block_moves(blk, cur):
+            g1 = g + 1
+            for i, k in moves(blk, cur):
                 t = list(cur)
-                t[i], t[k] = t[k], t[i]
+                x, y = t[k], t[i]
+                t[i], t[k] = x, y
                 new = tuple(t)
                 if new in parents:
                     continue
                 parents[new] = (cur, (i, k))
                 tie += 1
-                heapq.heappush(heap, (g + 1 + 2 * h(new), g + 1, tie, new))
+                hn = h(new) if x in looked or y in looked else hc
+                push(heap, (g1 + 2 * hn, g1, tie, new, hn))
+        if len(self._docks) > 300_000:
+            self._docks.clear()
         self._docks[key] = found
         return found
 
@@ -420,14 +437,17 @@ class PatternPlanner:
         return (any(mobile(cont[c]) and not self.frozen[blk][c] for c in self.adj[blk][a])
                 and any(mobile(w) for w in wanted))
 
-    def pair_moves(self, at: bytes, cap: int = 300, limit: int = 8, home_too: bool = False, tries: int = 60
-                   ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
+    def pair_moves(self, at: bytes, cap: int = 300, limit: int = 8, home_too: bool = False, tries: int = 60,
+                   relays: int = 0, fallback: bool = False) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
         """Exchanges of a card ``f`` outside its home block (in A) with a card ``g`` of block B =
         ``f``'s home (foreign there too, or with ``home_too`` any card of B) that may enter A (A holds
         its kind), both sides prepared by :meth:`dock` (at most ``cap`` states each). Candidates are
         tried most gain first (``g`` going home too), then fewest swaps by the distance bound; at
         most ``tries`` of them are docked (4 x ``tries`` while none has docked), and at most ``limit``
-        exchanges are given."""
+        exchanges are given. Then, with ``relays`` > 0 (or, with ``fallback``, ``tries`` when none of
+        those docked), at most that many :meth:`relay_candidates` are docked (exchanges that send no
+        card home but give a lone card of a foreign kind a partner), and at most ``limit`` // 2 of
+        them are given."""
         blocks, board, dist = self.blocks, self.board, self.dist
         conts = [tuple(at[c] for c in cells) for cells in blocks]
         m = kind_matrix(board, at)
@@ -446,6 +466,8 @@ class PatternPlanner:
                     continue
                 fa = where_a[f]
                 for gi, g in enumerate(cb):
+                    if self.frozen[b_blk][gi]:
+                        continue
                     if self.home_block[g] == b_blk and not home_too:
                         continue
                     if not m[a_blk * KINDS + self.kind[g]]:
@@ -457,6 +479,21 @@ class PatternPlanner:
                     gain = (self.home_block[g] == a_blk) - (self.home_block[g] == b_blk)
                     candidates.append((-gain, bound, a_blk, f, b_blk, g))
         candidates.sort()
+        given = 0
+        for move in self._docked(at, conts, m, candidates, cap, limit, tries):
+            given += 1
+            yield move
+        if relays or (fallback and not given):
+            # relays: when asked, and with ``fallback`` (as many as ``tries``) when no exchange sends a card home
+            yield from self._docked(at, conts, m, self.relay_candidates(conts, m), cap, max(1, limit // 2),
+                                    relays or tries)
+
+    def _docked(self, at: bytes, conts: list[tuple[int, ...]], m: Matrix,
+                candidates: list[tuple[int, int, int, int, int, int]], cap: int, limit: int, tries: int
+                ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
+        """The exchanges of ``candidates`` (``(order, bound, block A, f, block B, g)``, in that order)
+        that the kind prune allows and both docks reach: f goes A -> B, g goes B -> A."""
+        blocks, board = self.blocks, self.board
         given = 0
         for n_tried, (_gain, _bound, a_blk, f, b_blk, g) in enumerate(candidates):
             if n_tried >= (tries if given else 4 * tries):
@@ -482,13 +519,50 @@ class PatternPlanner:
             if given >= limit:
                 break
 
+    def relay_candidates(self, conts: list[tuple[int, ...]], m: Matrix) -> list[tuple[int, int, int, int, int, int]]:
+        """Exchanges that send neither card home but unlock a lone card: ``f`` (any movable card of
+        block A) goes to a block B where a rank-neighbour of it is the only card of its kind there
+        and foreign there (alone of its kind, that card cannot move inside B; with ``f`` beside it,
+        both can), and ``g`` (a movable card of B, not of f's kind) to A beside a neighbour of its
+        own. The exchanges of :meth:`pair_moves`' first kind (``f`` going home) are left out. Ordered
+        by the cards they unlock (both sides), then by the distance bound of the two docks."""
+        board, dist, kind, home_block = self.board, self.dist, self.kind, self.home_block
+        where = [{x: i for i, x in enumerate(c)} for c in conts]
+        lone = [{x for x in c if home_block[x] != blk and m[blk * KINDS + kind[x]] == 1} for blk, c in enumerate(conts)]
+        out: list[tuple[int, int, int, int, int, int]] = []
+        for b_blk in range(BLOCKS):
+            if not lone[b_blk]:
+                continue
+            cb = conts[b_blk]
+            for w in lone[b_blk]:
+                for f in board.nb[w]:
+                    a_blk = next(blk for blk in range(BLOCKS) if f in where[blk])
+                    fa = where[a_blk][f]
+                    if a_blk == b_blk or self.frozen[a_blk][fa] or home_block[f] == b_blk:
+                        continue
+                    need_b = [where[b_blk][v] for v in board.nb[f] if v in where[b_blk]]
+                    for gi, g in enumerate(cb):
+                        if self.frozen[b_blk][gi] or g == w or kind[g] == kind[f]:
+                            continue
+                        need_a = [where[a_blk][v] for v in board.nb[g] if v in where[a_blk]]
+                        if not need_a:
+                            continue
+                        unlocks = 1 + any(v in lone[a_blk] for v in board.nb[g])
+                        home = (home_block[g] == a_blk)
+                        bound = min(dist[a_blk][fa][i] for i in need_a) + min(dist[b_blk][gi][i] for i in need_b) - 2
+                        out.append((-unlocks - home, bound, a_blk, f, b_blk, g))
+        out.sort()
+        return out
+
     def pairing(self, at: bytes, budget: _Budget, cap: int = 300, best: dict[str, object] | None = None,
-                weight: float = 2.0, home_too: bool = True, traps: bool = True, tries: int = 60
-                ) -> tuple[list[tuple[int, int]], bytes] | None:
+                weight: float = 2.0, home_too: bool = True, traps: bool = True, tries: int = 60,
+                relays: int = 0) -> tuple[list[tuple[int, int]], bytes] | None:
         """The end game: a best-first search over exchanges (:meth:`pair_moves`) on
         ``swaps + weight x potential`` until every card is in its home block; ``None`` when the
         budget runs out or nothing is left to try (``best`` then gets the nearest position seen
-        by cards out: ``at`` and ``path``)."""
+        by cards out: ``at`` and ``path``). With ``relays``, positions with at most ``RELAY_OUT``
+        cards out also get that many relay exchanges docked (:meth:`relay_candidates`), and so does a
+        position where no exchange sending a card home docks (``tries`` of them)."""
         start = bytes(at)
         store: list[_Node] = [(start, -1, (), 0)]
         heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
@@ -512,7 +586,9 @@ class PatternPlanner:
                 break
             budget.used += 1
             stuck = self.trapped(cur) if traps else 0
-            for swaps, end in self.pair_moves(cur, cap, home_too=home_too, tries=tries):
+            near = relays if left <= RELAY_OUT else 0
+            for swaps, end in self.pair_moves(cur, cap, home_too=home_too, tries=tries, relays=near,
+                                              fallback=relays > 0):
                 if end in seen or (traps and self.trapped(end) > stuck):
                     continue
                 store.append((end, idx, swaps, g + len(swaps)))
@@ -741,21 +817,30 @@ class PatternPlanner:
                                            + ((blocks[a][i], blocks[b][k]),)), 0
 
     def gather(self, start: bytes, budget: _Budget, weight: float = 3.0,
-               best: dict[str, object] | None = None) -> tuple[list[tuple[int, int]], bytes] | None:
+               best: dict[str, object] | None = None, traps: bool = False
+               ) -> tuple[list[tuple[int, int]], bytes] | None:
         """Best-first over :meth:`exchanges` on ``swaps + weight * out``; the swaps that bring
         every card into its block and the end position, or ``None`` when the budget runs out
-        (``best`` then gets the nearest position seen: ``out``, ``path``, ``at``)."""
+        (``best`` then gets the nearest position seen: ``out``, ``path``, ``at``). With ``traps``,
+        a position that has more :meth:`trapped` cards than its parent is dropped when it comes
+        off the heap (the pairing search's trap filter, checked lazily: a gather expansion has
+        thousands of children)."""
         start = bytes(start)
         store: list[_Node] = [(start, -1, (), 0)]
         heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
         seen: set[bytes] = set()
         nearest = (self.out(start), 0)
+        stuck: dict[int, int] = {}
 
         while heap:
             _, _, idx = heapq.heappop(heap)
-            at, _, _, g = store[idx]
+            at, parent, _, g = store[idx]
             if at in seen:
                 continue
+            if traps:
+                stuck[idx] = self.trapped(at)
+                if parent >= 0 and stuck[idx] > stuck[parent]:
+                    continue
             seen.add(at)
             left = self.out(at)
             if left < nearest[0]:
@@ -790,14 +875,24 @@ def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
 
 #: Gather expansions before the pairing end game takes over from the nearest position.
 GATHER_NODES = 300
-#: Expansions of one attempt of the portfolio (gather + pairing, or pairing from the deal), growing
-#: by ``GROWTH`` every second attempt; each attempt has its own random tie-breaks.
-PAIRING_NODES = 600
+#: The attempts of the portfolio in turn: (kind, candidate exchanges docked per expansion, first random
+#: seed, first budget in expansions): the pairing search from the deal, or gather then pairing from
+#: where it stalls (``gather_and_pair``). Each round of them has ``GROWTH`` x the budgets of the last
+#: and new seeds. Measured (deals 1-20, 300 expansions each): most pairing searches stall or run dry
+#: within 300, and the wins come early when they come (deal 14 by the first at 45 expansions, deal 10
+#: by the second at 53, deal 1 by the third at 356), so the cheap attempts go first.
+PORTFOLIO = (("pairing", 30, 3, 300), ("pairing", 60, 2, 300), ("gather", 60, 1, 600))
 GROWTH = 1.5
-#: The attempts in turn: gather then pairing from where it stalls, or pairing from the deal (with
-#: that many candidate exchanges docked per expansion). Which one wins a deal varies from deal to
-#: deal (measured: deal 1 by the first, deal 10 by the second).
-PORTFOLIO = (("gather", 60), ("pairing", 60), ("pairing", 30))
+#: Relay exchanges (:meth:`PatternPlanner.relay_candidates`) docked per expansion of the pairing search,
+#: in positions with at most ``RELAY_OUT`` cards out of their block.
+RELAYS = 20
+RELAY_OUT = 16
+#: After an attempt of the portfolio stalls with at most ``RELAY_OUT`` cards out, the pairing search with
+#: relays goes on from its nearest position, with this share of the attempt's budget (``relay_end``).
+RELAY_SHARE = 0.5
+#: The gather of ``gather_and_pair`` drops positions with more trapped cards than their parent (measured
+#: on deals 1-20 at 300 expansions: nearer on none, farther on 4 of 18, e.g. deal 10 11 -> 22 out; off).
+GATHER_TRAPS = False
 #: Rounds of gather + pairing without progress before giving up.
 STALL_ROUNDS = 2
 
@@ -817,7 +912,7 @@ def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget, best
     while budget.left(1) > 0 and stalled < STALL_ROUNDS:
         near: dict[str, object] = {}
         sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
-        gathered = planner.gather(at, sub, best=near)
+        gathered = planner.gather(at, sub, best=near, traps=GATHER_TRAPS)
         budget.used += sub.used
         if gathered is not None:
             return path + gathered[0], gathered[1]
@@ -841,23 +936,50 @@ def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget, best
     return None
 
 
+def relay_end(board: _Board, game: AmberGame, near: dict[str, object], budget: _Budget, nodes: int, tries: int,
+              seed: int, share: PatternPlanner | None = None) -> tuple[list[tuple[int, int]], bytes] | None:
+    """The end game after a stalled attempt: from its nearest position (``near``: ``at``, ``path``), if
+    at most ``RELAY_OUT`` cards are out there, the pairing search with ``RELAYS`` relay exchanges per
+    expansion, no exchange taking a card out of its home block, and ``nodes`` expansions. The whole
+    path and the gathered position, or ``None``."""
+    at, path = near.get("at"), near.get("path")
+    if not isinstance(at, bytes) or not isinstance(path, list) or nodes <= 0:
+        return None
+    planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
+    if not 0 < planner.out(at) <= RELAY_OUT:
+        return None
+    sub = _Budget(budget.deadline, budget.left(nodes))
+    # only exchanges that send a card home without taking one out of its home (``home_too`` off), and
+    # relays: measured, the exchanges of home cards make a plateau of equal potential that the
+    # relays (potential + 4) are never taken from (deal 1's stall at 5 out: 150 expansions in vain
+    # with them, gathered in 7 without)
+    found = planner.pairing(at, sub, tries=tries, relays=RELAYS, home_too=False)
+    budget.used += sub.used
+    return None if found is None else (path + found[0], found[1])
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
     Gather every card into its block (the attempts of ``PORTFOLIO`` in turn, with growing node
     budgets and new random tie-breaks), then sort each block with only its own cells moving."""
+    planner: PatternPlanner | None = None
     for attempt in range(1000):
         if budget.left(1) <= 0:
             return None
-        kind, tries = PORTFOLIO[attempt % len(PORTFOLIO)]
-        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=1 + attempt)
-        cap = int(PAIRING_NODES * GROWTH ** (attempt // len(PORTFOLIO)))
+        kind, tries, seed, first = PORTFOLIO[attempt % len(PORTFOLIO)]
+        rounds = attempt // len(PORTFOLIO)
+        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed + 10 * rounds, share=planner)
+        cap = int(first * GROWTH ** rounds)
         sub = _Budget(budget.deadline, budget.left(cap))
+        near: dict[str, object] = {}
         if kind == "gather":
-            gathered = gather_and_pair(planner, board.start, sub)
+            gathered = gather_and_pair(planner, board.start, sub, best=near)
         else:
-            gathered = planner.pairing(board.start, sub, tries=tries)
+            gathered = planner.pairing(board.start, sub, tries=tries, best=near)
         budget.used += sub.used
+        if gathered is None:
+            gathered = relay_end(board, game, near, budget, int(cap * RELAY_SHARE), tries, seed + 10 * rounds, planner)
         if gathered is None:
             continue
         path, at = gathered
