@@ -54,9 +54,9 @@ def _gathering(weight: float) -> list[Setting]:
 
 
 #: The attempts in turn: (gathering settings, charge).
-ATTEMPTS: list[tuple[list[Setting], Charge]] = [(_gathering(1.5), Charge(2, 5)), (_gathering(3), Charge(0, 5))]
+ATTEMPTS: list[tuple[list[Setting], Charge]] = [(_gathering(1.5), Charge(3, 5)), (_gathering(2), Charge(2, 8))]
 #: While no attempt has won, each but the last has at most this many states (the last has the rest).
-FIRST_NODES = 4000
+FIRST_NODES = 2000
 #: After a win, the next attempt runs only while the shortest solution is longer than this many times the lower
 #: bound and fewer states than ``MORE_BELOW`` were spent so far; it has at most ``MORE_NODES`` states.
 GOOD = 2.0
