@@ -21,6 +21,7 @@ from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     KINDS,
+    Exchange,
     PatternPlanner,
     exchange,
     exits_ok,
@@ -29,6 +30,7 @@ from amber_patience.solvers.amber_pattern import (
     kind_matrix,
     kind_plan,
     kind_problem,
+    kind_solvable,
     relay_end,
 )
 from test_amber_solver import _random_play
@@ -427,3 +429,27 @@ def test_the_gather_with_the_trap_filter_still_gathers_near_the_goal() -> None:
         replayed = replayed.play(Swap(p, q))
     assert bytes(_Board(replayed).start) == end
     assert planner.out(end) == 0
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4),
+                                                st.integers(0, 4)), min_size=1, max_size=40))
+def test_kind_solvable_with_a_shared_memo_agrees_with_the_kind_plan(number: int, steps: list[Exchange]) -> None:
+    # random kind-level exchanges from a deal's matrix (each legal at the kind level), asking at every
+    # step with one memo: a memo answer (solvable / not) must be the plan search's own answer
+    position = _deal(number)
+    board = _Board(position)
+    home = home_kinds(board)
+    m = kind_matrix(board, board.start)
+    memo: dict[tuple[int, ...], bool | None] = {}
+    for step in steps:
+        after = exchange(m, step)
+        if after is None:
+            continue
+        m = after
+        known = kind_solvable(m, home, memo, 300)
+        plan = kind_plan(m, home)
+        if known is not None and plan is not None:
+            assert known == (plan is not False), (known, plan)
+        if plan is False:
+            assert known is not True

@@ -177,6 +177,77 @@ def kind_plan(m: Matrix, home: Sequence[int], cap: int = 3000) -> list[Exchange]
     return False
 
 
+#: States per search of :func:`kind_solvable` when the invariant prune asks (``None`` then lets the swap
+#: through).
+KIND_CAP = 300
+
+
+def kind_solvable(m: Matrix, home: Sequence[int], memo: dict[Matrix, bool | None], cap: int = 3000) -> bool | None:
+    """Whether a kind plan exists from ``m`` (as :func:`kind_plan`: ``None`` when ``cap`` states per
+    search were not enough), with ``memo`` of matrices known either way: a search stops at the first
+    state known solvable, and every state on the way there is then known solvable too; when the
+    first search runs out, every state it met is known unsolvable."""
+    if m in memo:
+        return memo[m]
+    if not exits_ok(m, home):
+        memo[m] = False
+        return False
+    parents: dict[Matrix, Matrix | None] = {m: None}
+
+    def solved(end: Matrix) -> bool:
+        cur: Matrix | None = end
+        while cur is not None:
+            memo[cur] = True
+            cur = parents[cur]
+        return True
+
+    heap = [(foreign(m, home), m)]
+    done: set[Matrix] = set()
+    while heap:
+        f, cur = heapq.heappop(heap)
+        if cur in done:
+            continue
+        done.add(cur)
+        if f == 0:
+            return solved(cur)
+        if len(done) > cap:
+            break
+        for gain, _e, n in _exchanges(cur, home):
+            if n in parents:
+                continue
+            parents[n] = cur
+            known = memo.get(n)
+            if known:
+                return solved(n)
+            if known is False:
+                continue
+            heapq.heappush(heap, (f - gain, n))
+    else:
+        for state in parents:
+            memo[state] = False
+        return False
+    # depth-first, most gain first (finds plans that the best-first order misses)
+    parents = {m: None}
+    stack = [m]
+    done = set()
+    while stack:
+        cur = stack.pop()
+        if cur in done:
+            continue
+        done.add(cur)
+        if foreign(cur, home) == 0 or memo.get(cur):
+            return solved(cur)
+        if len(done) > cap:
+            memo[m] = None
+            return None
+        for _gain, _e, n in sorted(_exchanges(cur, home)):
+            if n not in done and memo.get(n) is not False:
+                parents[n] = cur
+                stack.append(n)
+    memo[m] = False
+    return False
+
+
 def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: int,
                  memo: dict[Matrix, bool | None] | None = None) -> str | None:
     """The invariant prune: why a swap across blocks ``a`` and ``b`` moving kinds ``k1`` (a -> b)
@@ -197,12 +268,7 @@ def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: in
     after = exchange(m, (a, k1, b, k2))
     if after is None:
         return None  # not a legal swap at the kind level: not this prune's business
-    known = memo.get(after, ...) if memo is not None else ...
-    if known is ...:
-        plan = kind_plan(after, home)
-        known = None if plan is None else plan is not False
-        if memo is not None:
-            memo[after] = known
+    known = kind_solvable(after, home, {} if memo is None else memo, KIND_CAP)
     if known is False:
         return "afterwards no order of exchanges brings every kind home (a kind could never leave a block)"
     return None
@@ -273,7 +339,9 @@ class PatternPlanner:
         #: per block: grid distance between its local cells
         self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
                        for d in cells] for c in cells] for cells in self.blocks]
-        self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], tuple[tuple[int, int], ...] | None] = {}
+        #: dock results: key -> (swaps or ``None``, the cap of the search that found them)
+        self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]],
+                          tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.depth = depth
         #: Single swaps inside a block as moves of the gather too (measured: no better).
         self.inner = inner
@@ -364,8 +432,9 @@ class PatternPlanner:
         if stay not in cont or not wanted:
             return None
         key = (blk, cont, stay, wanted)
-        if key in self._docks:
-            return self._docks[key]
+        known = self._docks.get(key)
+        if known is not None and (known[0] is not None or known[1] >= cap):
+            return known[0]
         dist = self.dist[blk]
 
         def h(c: tuple[int, ...]) -> int:
@@ -378,7 +447,7 @@ class PatternPlanner:
             return best - 1
 
         if h(cont) > 0 and not self._may_dock(blk, cont, stay, wanted):
-            self._docks[key] = None
+            self._docks[key] = (None, 1 << 30)
             return None
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int]] | None] = {cont: None}
@@ -417,7 +486,7 @@ class PatternPlanner:
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
         if len(self._docks) > 300_000:
             self._docks.clear()
-        self._docks[key] = found
+        self._docks[key] = (found, cap)
         return found
 
     def _may_dock(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int]) -> bool:
@@ -500,10 +569,13 @@ class PatternPlanner:
                 break
             if self.refused(m, a_blk, f, b_blk, g):
                 continue
-            prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], cap)
+            # past the first ``tries`` (none docked), a shorter search per dock: most docks that
+            # succeed do within ``cap`` // 3 states, and a dock that fails costs all of them
+            states = cap if n_tried < tries else cap // EXTRA_CAP
+            prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], states)
             if prep_a is None:
                 continue
-            prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], cap)
+            prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], states)
             if prep_b is None:
                 continue
             ca, cb = list(conts[a_blk]), list(conts[b_blk])
@@ -890,6 +962,9 @@ RELAY_OUT = 16
 #: After an attempt of the portfolio stalls with at most ``RELAY_OUT`` cards out, the pairing search with
 #: relays goes on from its nearest position, with this share of the attempt's budget (``relay_end``).
 RELAY_SHARE = 0.5
+#: Past the first ``tries`` candidates of an expansion (while none has docked), docks search at most
+#: ``cap`` // ``EXTRA_CAP`` states.
+EXTRA_CAP = 3
 #: The gather of ``gather_and_pair`` drops positions with more trapped cards than their parent (measured
 #: on deals 1-20 at 300 expansions: nearer on none, farther on 4 of 18, e.g. deal 10 11 -> 22 out; off).
 GATHER_TRAPS = False
