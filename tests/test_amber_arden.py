@@ -7,6 +7,7 @@ replayed by the rules engine through ``amber_patience.solvers.solve``.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from amber_patience.games import get_game
 from amber_patience.games.amber import Swap
 from amber_patience.solvers import amber as amber_solver
+from amber_patience.solvers import replay
 
 #: Layouts without a lone cell (where the incremental move generator applies).
 NO_LONE_CELL = ["arden", "path", "path-52", "path-36", "pattern"]
@@ -134,3 +136,108 @@ def test_local_end_game_brings_the_last_cards_into_their_region(number: int) -> 
         at[a], at[b] = at[b], at[a]
     assert bytes(at) == end
     assert all(card_region[at[c]] == region_of[c] for c in range(board.n))
+
+
+def test_phase_attempts_are_the_solutions_with_the_failures_between() -> None:
+    """``_phase_attempts`` yields one item per attempt (``None`` for a failed one); its solutions are
+    ``_phase_solutions``'s, and both stop when the budget ends."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(3))
+    card_region, region_of = _first_group_regions(board, game)
+    kw = {"cells": list(range(board.n)), "group": card_region, "cell_group": region_of, "sort_groups_only": True}
+    settings_ = [amber_solver.Setting(3, 0.5, 3, 0.5, 300, exact=True), amber_solver.Setting(3, 0.5, 3, 0.5, 300, 1)]
+    attempts_budget = amber_solver._Budget(None, 1000)
+    attempts = list(amber_solver._phase_attempts(board, board.start, settings_, attempts_budget, **kw))
+    solutions_budget = amber_solver._Budget(None, 1000)
+    solutions = list(amber_solver._phase_solutions(board, board.start, settings_, solutions_budget, **kw))
+    assert attempts and None in attempts
+    assert [a for a in attempts if a is not None] == solutions
+    assert attempts_budget.used == solutions_budget.used and 1000 - 300 < attempts_budget.used <= 1000
+
+
+def test_ends_plan_is_one_step_of_the_groups_in_snake_order() -> None:
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(9))
+    assert amber_solver._plan_arden(game, board, "ends") == [
+        amber_solver.Step("ends", tuple(amber_solver.arden_groups(game, board)), "gather-groups")]
+
+
+def test_the_ends_chain_takes_turns_and_goes_on_from_the_end_that_succeeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Groups 0..4 left: the first group's gathering fails its first attempt, the last group's succeeds;
+    the last group is sorted, and the chain goes on with groups 0..3 (gathering group 0 or group 3)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(2))
+    parts = tuple(amber_solver.arden_groups(game, board))
+    calls: list[tuple[str, int | None]] = []
+
+    def part_of(kw: dict[str, object]) -> int:
+        cell_group = kw["cell_group"]
+        assert isinstance(cell_group, list)
+        return next(k for k, part in enumerate(parts) if all(cell_group[c] == 0 for c in part))
+
+    def fake_attempts(board_: object, start: bytes, settings_: object, budget: amber_solver._Budget,
+                      **kw: object) -> Iterator[tuple[list[tuple[int, int]], bytes] | None]:
+        k = part_of(kw)
+        calls.append(("gather", k))
+        budget.used += 10
+        if k == 0:
+            yield None
+            yield None
+        else:
+            yield [(k, k)], start
+
+    def fake_phase(board_: object, start: bytes, settings_: object, budget: amber_solver._Budget,
+                   **kw: object) -> tuple[list[tuple[int, int]], bytes] | None:
+        cells = kw["cells"]
+        assert isinstance(cells, list)
+        k = parts.index(tuple(cells))
+        calls.append(("sort", k))
+        return [(k + 10, k + 10)], start
+
+    monkeypatch.setattr(amber_solver, "_phase_attempts", fake_attempts)
+    monkeypatch.setattr(amber_solver, "_phase", fake_phase)
+    budget = amber_solver._Budget(None, 10000)
+    step = amber_solver.Step("ends", parts)
+    path = amber_solver._run_ends(board, game, step, 0, 5, board.start, frozenset(), budget)
+    # gatherings: 0 fails, 4 succeeds; then 0 fails, 3 succeeds; then 0 fails, 2 succeeds; then 0 vs 1
+    # (two groups left: one gathering), which fails twice and ends (the fake's two attempts)
+    assert calls[:6] == [("gather", 0), ("gather", 4), ("sort", 4), ("gather", 0), ("gather", 3), ("sort", 3)]
+    assert path is None
+    assert ("gather", 1) not in calls
+
+
+def _fake_success_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_attempts(board_: object, start: bytes, settings_: object, budget: amber_solver._Budget,
+                      **kw: object) -> Iterator[tuple[list[tuple[int, int]], bytes] | None]:
+        budget.used += 1
+        yield [(0, 0)], start
+
+    def fake_phase(board_: object, start: bytes, settings_: object, budget: amber_solver._Budget,
+                   **kw: object) -> tuple[list[tuple[int, int]], bytes] | None:
+        return [(1, 1)], start
+
+    monkeypatch.setattr(amber_solver, "_phase_attempts", fake_attempts)
+    monkeypatch.setattr(amber_solver, "_phase", fake_phase)
+
+
+def test_the_ends_chain_sorts_every_group_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every gathering succeeding at once: four gatherings and five sorts (the last group only sorted)."""
+    _fake_success_everywhere(monkeypatch)
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(5))
+    parts = tuple(amber_solver.arden_groups(game, board))
+    budget = amber_solver._Budget(None, 100)
+    path = amber_solver._run_ends(board, game, amber_solver.Step("ends", parts), 0, 5, board.start, frozenset(), budget)
+    assert path == [(0, 0), (1, 1)] * 4 + [(1, 1)]
+    assert budget.used == 4
+
+
+def test_the_ends_plan_wins_an_arden_deal_alone() -> None:
+    """The chain from both ends alone (no whole-board search first) wins, replayed by the rules."""
+    game = get_game("arden")
+    position = game.deal(5)
+    board = amber_solver._Board(position)
+    budget = amber_solver._Budget(None, 12000)
+    path = amber_solver._run_plan(board, game, amber_solver._plan_arden(game, board, "ends"), budget)
+    assert path is not None and 0 < budget.used <= 12000
+    assert replay(position, [Swap(a, b) for a, b in path]).is_won()

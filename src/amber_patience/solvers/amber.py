@@ -492,7 +492,9 @@ class Step:
     """A step of a plan.
 
     ``gather``: bring every card into its part of ``parts`` (cells of finished parts stay);
-    ``sort``: sort ``parts[0]`` moving only its own cells (its cards must all be there).
+    ``sort``: sort ``parts[0]`` moving only its own cells (its cards must all be there);
+    ``ends``: the goal groups ``parts`` (in snake order) gathered, sorted and frozen one at a time from
+    either end of the snake (:func:`_run_ends`; the last step of a plan).
     Cells of a finished ``sort`` step never move again.
     """
 
@@ -509,9 +511,9 @@ def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | No
         rows = [tuple(c.id for c in game.cells if c.row == r) for r in range(4)]
         quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
         return [(quick, QUICK_CAP), (main, None)]
-    if game.name == "arden" and ARDEN_PLAN in ("groups", "chain"):
+    if game.name == "arden" and ARDEN_PLAN in ("groups", "chain", "ends"):
         whole = [Step("sort", (tuple(range(len(game.cells))),))]
-        if ARDEN_PLAN == "chain":
+        if ARDEN_PLAN in ("chain", "ends"):
             # the chain wins most deals; the few where a later group stalls go on with the group plan
             return [(whole, ARDEN_QUICK_CAP), (main, ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)]
         return [(whole, ARDEN_QUICK_CAP), (main, None)]
@@ -560,6 +562,8 @@ def arden_groups(game: AmberGame, board: _Board) -> list[tuple[int, ...]]:
 def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list[Step]:
     parts = arden_groups(game, board)
     plan = plan or ARDEN_PLAN
+    if plan == "ends":
+        return [Step("ends", tuple(parts), "gather-groups")]
     if plan == "chain":
         # gather the first group's cards into its cells (the rest of the board is one region) and sort
         # it; then the next group from the cells left, and so on: the free area shrinks group by group
@@ -578,7 +582,9 @@ def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-#: Arden's plan: "chain" (gather the goal groups one after the other in snake order, each into its
+#: Arden's plan: "ends" (the chain from both ends of the snake: gather the first or the last group left,
+#: whichever of the two gatherings, taking turns attempt by attempt, succeeds first, then sort it and
+#: freeze it, and so on), "chain" (gather the goal groups one after the other in snake order, each into its
 #: cells, then sort it and freeze it), "groups" (gather every card into the cells of its group at
 #: once, keeping the bound term, then sort each group's cells), "halves" or "whole" (one sort).
 ARDEN_PLAN = "chain"
@@ -654,6 +660,15 @@ def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budge
                      ) -> Iterator[tuple[list[tuple[int, int]], bytes]]:
     """:func:`_phase`, going on with the next attempts when asked for another solution (another end
     position, for a plan that backtracks)."""
+    for found in _phase_attempts(board, start, settings, budget, **kw):
+        if found is not None:
+            yield found
+
+
+def _phase_attempts(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
+                    ) -> Iterator[tuple[list[tuple[int, int]], bytes] | None]:
+    """The attempts of :func:`_phase_solutions` one at a time: a solution (path, end position) or ``None``
+    for an attempt that failed (so that a plan can take turns between the attempts of two phases)."""
     attempt = 0
     while True:
         if attempt < len(settings):
@@ -685,6 +700,8 @@ def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budge
                 budget.used += used
                 if tail is not None:
                     yield best["path"] + tail, end
+                    continue
+        yield None
 
 
 #: Settings (weight, beta, gamma, eta, nodes) by layout and phase: "whole" sorts the whole board
@@ -762,19 +779,16 @@ def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, don
     step, rest = steps[0], steps[1:]
     n = board.n
     free = [c for c in range(n) if c not in done]
+    if step.kind == "ends":
+        return _run_ends(board, game, step, 0, len(step.parts), at, done, budget)
     if step.kind == "sort":
         whole = len(step.parts[0]) == n
         solutions = _phase_solutions(board, at, settings_for(game, "whole" if whole else "region"), budget,
                                      cells=list(step.parts[0]))
         done = done | frozenset(step.parts[0])
     else:
-        region_of = [0] * n
-        for r, part in enumerate(step.parts):
-            for c in part:
-                region_of[c] = r
-        card_region = [region_of[board.target[x]] for x in range(n)]
-        solutions = _phase_solutions(board, at, settings_for(game, step.phase or "gather"), budget, cells=free,
-                                     group=card_region, cell_group=region_of, sort_groups_only=True)
+        solutions = _phase_solutions(board, at, settings_for(game, step.phase or "gather"), budget,
+                                     **_gather_kw(board, step.parts, free))
     if step.kind == "sort" or game.name not in BACKTRACK or not rest:
         found = next(solutions, None)
         if found is None:
@@ -789,6 +803,63 @@ def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, don
         if tail is not None:
             return path + tail
         cap = int(cap * GROWTH)
+    return None
+
+
+def _gather_kw(board: _Board, parts: Iterable[Iterable[int]], free: list[int]) -> dict[str, Any]:
+    """The keywords of :func:`_search` for a gathering: every card into its part of ``parts`` (the cells
+    ``free`` move)."""
+    region_of = [0] * board.n
+    for r, part in enumerate(parts):
+        for c in part:
+            region_of[c] = r
+    card_region = [region_of[board.target[x]] for x in range(board.n)]
+    return {"cells": free, "group": card_region, "cell_group": region_of, "sort_groups_only": True}
+
+
+def _run_ends(board: _Board, game: AmberGame, step: Step, lo: int, hi: int, at: bytes, done: frozenset[int],
+              budget: _Budget) -> list[tuple[int, int]] | None:
+    """The chain from both ends (``Step("ends", groups)``; the groups ``lo..hi-1`` are left, the others
+    sorted and frozen): gather group ``lo`` into its cells against the rest, or group ``hi - 1``, taking
+    turns attempt by attempt (the first group's first); the first gathering that succeeds has its group
+    sorted and frozen and the chain goes on with the groups left (from both ends again) within
+    ``BACKTRACK_CAP`` states; when that fails, the turns go on (the cap doubled for that end). A deal
+    whose first group stalls often has a last group that does not, and the other way round."""
+    parts = step.parts
+    if hi - lo == 1:
+        found = _phase(board, at, settings_for(game, "region"), budget, cells=list(parts[lo]))
+        return None if found is None else found[0]
+    free = [c for c in range(board.n) if c not in done]
+    # with two groups left, gathering either is the same search: one end only
+    ends = [lo] if hi - lo == 2 else [lo, hi - 1]
+    attempts: dict[int, Iterator[tuple[list[tuple[int, int]], bytes] | None]] = {}
+    caps: dict[int, int] = {}
+    for k in ends:
+        part = set(parts[k])
+        others = tuple(c for c in free if c not in part)
+        attempts[k] = _phase_attempts(board, at, settings_for(game, step.phase or "gather"), budget,
+                                      **_gather_kw(board, (parts[k], others), free))
+        caps[k] = BACKTRACK_CAP
+    while attempts:
+        for k in list(attempts):
+            found = next(attempts[k], False)
+            if found is False:
+                del attempts[k]
+                continue
+            if found is None:
+                continue
+            path, end = found
+            sub = _Budget(budget.deadline, budget.left(caps[k]))
+            sorted_ = _phase(board, end, settings_for(game, "region"), sub, cells=list(parts[k]))
+            tail = None
+            if sorted_ is not None:
+                rest = _run_ends(board, game, step, lo + (k == lo), hi - (k != lo), sorted_[1],
+                                 done | frozenset(parts[k]), sub)
+                tail = None if rest is None else sorted_[0] + rest
+            budget.used += sub.used
+            if tail is not None:
+                return path + tail
+            caps[k] = int(caps[k] * GROWTH)
     return None
 
 
