@@ -14,6 +14,11 @@ skipped), each in ``--nodes`` expansions and CPU seconds (``time.process_time``)
 * with ``--solve N``: ``amber_patience.solvers.solve`` with a node limit of N (the planner's
   portfolio, then the shortening; every won solution is replayed by the rules engine).
 
+With ``--attempts``: the portfolio's attempts one by one from each deal (``PORTFOLIO``'s kinds, tries and
+seeds, ``--nodes`` expansions each, then the relay end game from where each stalls with half as many):
+"won@N" (gathered after N expansions, the end game's included) or the cards out where the attempt
+stalled (the end game from there failed too), and CPU s.
+
 Then positions near the goal (``--near``: that many legal swaps back from the goal of deals 1-3,
 see ``tests/test_amber_pattern.py``), solved through ``solve`` with a node limit of 20 x ``--nodes``.
 """
@@ -30,7 +35,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import GATHER_NODES, PatternPlanner, gather_and_pair
+from amber_patience.solvers.amber_pattern import GATHER_NODES, PORTFOLIO, PatternPlanner, gather_and_pair, relay_end
 
 
 def parse_range(text: str) -> list[int]:
@@ -71,6 +76,50 @@ def near_goal(game: AmberGame, deal: int, steps: int, seed: int, tries: int = 20
     return AmberPosition(game, tuple(cards), start.start_cells, None, {}), done
 
 
+def attempts(deals: list[int], nodes: int) -> int:
+    """One line per deal: each attempt of ``PORTFOLIO`` (first round) from the deal, with ``nodes``
+    expansions, then ``relay_end`` with ``nodes`` // 2 from its nearest position."""
+    game = get_game("pattern")
+    assert isinstance(game, AmberGame)
+    print(f"Pattern of Amber: the portfolio's attempts one by one, {nodes} expansions each (+ {nodes // 2} "
+          "for the relay end game); won@expansions or cards out, CPU s (caches shared within a deal)")
+    won = [0] * len(PORTFOLIO)
+    tried = 0
+    for number in deals:
+        position = game.deal(number)
+        if position.stranded_kinds():
+            print(f"{number:>5}  stranded (lost at the deal)")
+            continue
+        tried += 1
+        board = _Board(position)
+        share: PatternPlanner | None = None
+        cells: list[str] = []
+        for i, (kind, tries, seed, _first) in enumerate(PORTFOLIO):
+            planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
+            share = planner
+            budget = _Budget(None, nodes + nodes // 2)
+            sub = _Budget(None, nodes)
+            near: dict[str, object] = {}
+            t0 = time.process_time()
+            if kind == "gather":
+                done = gather_and_pair(planner, board.start, sub, best=near)
+            else:
+                done = planner.pairing(board.start, sub, tries=tries, best=near)
+            budget.used += sub.used
+            first = 0 if done is not None else planner.out(near["at"])  # type: ignore[arg-type]
+            if done is None:
+                done = relay_end(board, game, near, budget, nodes // 2, tries, seed, planner)
+            cpu = time.process_time() - t0
+            if done is not None:
+                won[i] += 1
+                cells.append(f"won@{budget.used} ({cpu:.1f})")
+            else:
+                cells.append(f"out {first} ({cpu:.1f})")
+        print(f"{number:>5} " + " ".join(f"{c:>16}" for c in cells), flush=True)
+    print("won: " + ", ".join(f"{k}/{t}/seed {s}: {w}/{tried}" for (k, t, s, _), w in zip(PORTFOLIO, won, strict=True)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
@@ -78,7 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--near", default="10,20,30,60", help="swaps back from the goal, comma-separated")
     parser.add_argument("--solve", type=int, default=0, help="also solve each deal with this node limit")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: gather, pair, pairing")
+    parser.add_argument("--attempts", action="store_true", help="only the portfolio's attempts one by one")
     args = parser.parse_args(argv)
+    if args.attempts:
+        return attempts(args.deals, args.nodes)
     skip = set(args.skip.split(",")) if args.skip else set()
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
