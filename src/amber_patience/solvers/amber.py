@@ -866,7 +866,8 @@ def _run_ends(board: _Board, game: AmberGame, step: Step, lo: int, hi: int, at: 
 #: Layouts solved by a planner of their own instead of :func:`_plan`: layout -> (module of this package,
 #: function), imported when first needed. The function takes ``(board, game, budget)`` and returns the swaps
 #: or ``None``, like :func:`_plan`.
-PLANNERS: dict[str, tuple[str, str]] = {"pattern": ("amber_pattern", "plan_pattern")}
+PLANNERS: dict[str, tuple[str, str]] = {"pattern": ("amber_pattern", "plan_pattern"),
+                                        "kolvir": ("amber_kolvir", "plan_kolvir")}
 
 
 #: Layouts whose plans backtrack (see :func:`_run_steps`), and the first budget of the steps after a gather.
