@@ -29,6 +29,7 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   then the chain: gather the cards of the first goal group (a suit, or the trumps: a run of cells
   along the snake) into its cells, sort and freeze them, then the next group from the cells left;
   when the steps after a gathering stall, the gathering goes on to its next solution (backtracking).
+  (Built, off: the chain from both ends of the snake, ``ARDEN_PLAN = "ends"``.)
   Path 36 and Pattern: the whole board.
 * **Shortening** (``solvers/amber_shorten.py``, every layout): pairs of swaps that cancel out
   (the same two cards swapped again later, or the same two cells, the swaps between still legal)
