@@ -51,22 +51,6 @@ def with_planner(monkeypatch: pytest.MonkeyPatch) -> None:
 GATHER = replace(amber.Setting(3, 0.5, 3, 0.5, 0), exact=True, lazy=True)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(1, 1000), st.integers(0, 200), st.sampled_from([None, 3]))
-def test_without_charges_the_copied_search_is_amber_search(number: int, nodes: int, seed: int | None) -> None:
-    board = amber._Board(GAME.deal(number))
-    group, cell_group, _ = _regions(board)
-    s = replace(GATHER, seed=seed)
-    best: dict[str, Any] = {}
-    ours = amber_kolvir._gather_search(board, board.start, s, amber_kolvir.Charge(), None, nodes, group, cell_group,
-                                       best)
-    theirs_best: dict[str, Any] = {}
-    theirs = amber._search(board, board.start, s, None, nodes, cells=list(range(board.n)), group=group,
-                           cell_group=cell_group, sort_groups_only=True, best=theirs_best)
-    assert ours == theirs
-    assert best == theirs_best
-
-
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 1000), st.integers(1, 300), st.floats(0, 8), st.floats(0, 8))
 def test_a_charged_gathering_makes_only_legal_swaps(number: int, nodes: int, lone: float, other: float) -> None:
@@ -74,8 +58,9 @@ def test_a_charged_gathering_makes_only_legal_swaps(number: int, nodes: int, lon
     board = amber._Board(position)
     group, cell_group, _ = _regions(board)
     best: dict[str, Any] = {}
-    path, end, used = amber_kolvir._gather_search(board, board.start, GATHER, amber_kolvir.Charge(lone, other), None,
-                                                  nodes, group, cell_group, best)
+    charged = replace(GATHER, charge_lone=lone, charge_other=other)
+    path, end, used = amber._search(board, board.start, charged, None, nodes, group=group, cell_group=cell_group,
+                                    sort_groups_only=True, best=best)
     assert used <= nodes
     swaps = path if path is not None else best["path"]
     at = bytearray(board.start)
@@ -88,13 +73,40 @@ def test_a_charged_gathering_makes_only_legal_swaps(number: int, nodes: int, lon
     assert wrong == (0 if path is not None else best["near"])
 
 
+def _merges(board: amber._Board, path: list[tuple[int, int]]) -> int:
+    """How many swaps of ``path`` join two cycles of the permutation to the goal."""
+    at = bytearray(board.start)
+    merges = 0
+    for p, q in path:
+        cycle_of, _ = board.cycles(at)
+        merges += cycle_of[p] != cycle_of[q]
+        at[p], at[q] = at[q], at[p]
+    return merges
+
+
+def test_charged_merges_are_fewer() -> None:
+    """``Setting.charge_other`` reaches the search's cost: Kolvir's gathering merges fewer cycles with it."""
+    setting = replace(GATHER, nodes=20000)
+    totals = []
+    for charge in (0.0, 5.0):
+        total = 0
+        for number in (1, 4, 5, 6):
+            board = amber._Board(GAME.deal(number))
+            parts = amber.plan_for(GAME, board)[0].parts
+            path, _, _ = amber._search(board, board.start, replace(setting, charge_other=charge), None, setting.nodes,
+                                       **amber._gather_kw(board, parts, list(range(board.n))))
+            assert path is not None
+            total += _merges(board, path)
+        totals.append(total)
+    assert totals[1] < totals[0]
+
+
 @pytest.mark.parametrize("number", [12, 15])
 def test_a_charged_gathering_gathers_a_deal(number: int) -> None:
     board = amber._Board(GAME.deal(number))
     _, cell_group, parts = _regions(board)
-    settings_list, charge = amber_kolvir.ATTEMPTS[0]
-    found = amber_kolvir._gather(board, board.start, parts, [replace(s, exact=True, lazy=True) for s in settings_list],
-                                 charge, amber._Budget(None, 20000))
+    found = amber._phase(board, board.start, amber_kolvir.ATTEMPTS[0], amber._Budget(None, 20000),
+                         **amber._gather_kw(board, parts, list(range(board.n))))
     assert found is not None
     path, end = found
     at = bytearray(board.start)
@@ -129,9 +141,9 @@ def test_keeps_the_shortest_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(amber_kolvir, "MORE_BELOW", 10**6)
     board = amber._Board(GAME.deal(15))
     lengths = []
-    for k, (settings_list, charge) in enumerate(amber_kolvir.ATTEMPTS):
+    for k, settings_list in enumerate(amber_kolvir.ATTEMPTS):
         cap = amber_kolvir.FIRST_NODES if k == 0 else amber_kolvir.MORE_NODES
-        path = amber_kolvir._attempt(board, GAME, settings_list, charge, amber._Budget(None, cap))
+        path = amber_kolvir._attempt(board, GAME, settings_list, amber._Budget(None, cap))
         assert path is not None
         lengths.append(len(shorten(board, path, None)))
     budget = amber._Budget(None, 10**6)
@@ -145,7 +157,7 @@ def test_stops_after_a_good_first_solution(monkeypatch: pytest.MonkeyPatch) -> N
     board = amber._Board(GAME.deal(15))
     first = amber_kolvir.ATTEMPTS[0]
     alone = amber._Budget(None, amber_kolvir.FIRST_NODES)
-    path = amber_kolvir._attempt(board, GAME, first[0], first[1], alone)
+    path = amber_kolvir._attempt(board, GAME, first, alone)
     assert path is not None
     budget = amber._Budget(None, 10**6)
     found = amber_kolvir.plan_kolvir(board, GAME, budget)
@@ -164,7 +176,7 @@ def test_the_last_attempt_has_the_rest_of_the_budget(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(amber_kolvir, "FIRST_NODES", 10)  # the first attempt cannot win in 10 states
     board = amber._Board(GAME.deal(15))
     first = amber_kolvir.ATTEMPTS[0]
-    assert amber_kolvir._attempt(board, GAME, first[0], first[1], amber._Budget(None, 10)) is None
+    assert amber_kolvir._attempt(board, GAME, first, amber._Budget(None, 10)) is None
     budget = amber._Budget(None, 20000)
     found = amber_kolvir.plan_kolvir(board, GAME, budget)
     assert found is not None and budget.used > 10

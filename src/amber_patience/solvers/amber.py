@@ -272,6 +272,11 @@ class Setting:
     lazy: bool = False
     #: A stalled gathering first tries the local end game (:func:`_local_endgame`).
     local_end: bool = False
+    #: Extra path cost of a swap across two cycles (a merge: every one costs two swaps of solution length):
+    #: through Kolvir's lone cell, and elsewhere. Charged merges make a gathering both shorter and, charged
+    #: elsewhere, cheaper on Kolvir (``docs/solver-kolvir.md``); 0 on every other search.
+    charge_lone: float = 0.0
+    charge_other: float = 0.0
 
 
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
@@ -298,6 +303,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     incremental = s.incremental and lone < 0
     lazy = exact and s.lazy
     adj = board.adj
+    charge_lone, charge_other = s.charge_lone, s.charge_other
     cache: dict[int, list[int]] = {}  # the legal swaps of recently expanded nodes (incremental)
     region = list(range(n)) if cells is None else sorted(cells)
     inside = [False] * n
@@ -310,7 +316,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     #: ``mis[x]``: the counted cells outside card ``x``'s group, as a bit mask
     mis = [sum(1 << c for c in region if counted[c] and group[x] != cell_group[c]) for x in range(n)] if gamma else []
 
-    nodes: list[tuple[bytes, int, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
+    nodes: list[tuple[bytes, float, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
     seen: set[bytes] = set()
     # heap entries: (key, tie, counter, parent node, a, b, evaluated); a < 0 for the start
     # ``evaluated``: True, False (an estimate, non-exact mode) or the lower bound of the eta delta used (lazy)
@@ -375,6 +381,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 continue
             evaluated = True
         cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
+        if a >= 0 and cyc[a] == cyc[b]:  # the swap that made it merged two cycles
+            g += charge_lone if lone in (a, b) else charge_other
         bound = len(region) - k
         wrong = (sum(1 for c in region if counted[c] and group[at[c]] != cell_group[c])
                  if gamma or sort_groups_only else 0)
@@ -438,7 +446,10 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             if focus and tx == p and ty == q:
                 continue
             placed = (tx == q) + (ty == p)
-            dh = -alpha if cyc[p] == cyc[q] else alpha
+            if cyc[p] == cyc[q]:
+                dh, extra = -alpha, 0.0
+            else:
+                dh, extra = alpha, charge_lone if lone in (p, q) else charge_other
             if beta:
                 dh += beta * ((tx == p) + (ty == q) - placed)
             if gamma:
@@ -447,8 +458,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             if lazy:
                 counter += 1
                 low = -(sad[p] + sad[q] + sadnear[p] + sadnear[q])
-                push(heap, (base + weight * (dh + eta * low), -placed + (rng.random() if rng is not None else 0.0),
-                            counter, idx, p, q, float(low)))
+                push(heap, (base + extra + weight * (dh + eta * low),
+                            -placed + (rng.random() if rng is not None else 0.0), counter, idx, p, q, float(low)))
                 continue
             if exact:
                 # Only the moved cards and the rank-neighbours of the moved cards can change their
@@ -476,7 +487,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 dh -= eta * (sad[p] + sad[q])  # both moved cards touch a neighbour after a legal swap
             counter += 1
             tie = -placed + (rng.random() if rng is not None else 0.0)
-            push(heap, (base + weight * dh, tie, counter, idx, p, q, exact or not eta))
+            push(heap, (base + extra + weight * dh, tie, counter, idx, p, q, exact or not eta))
     if best is not None:
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
@@ -694,7 +705,7 @@ def _phase_attempts(board: _Board, start: bytes, settings: list[Setting], budget
                 continue
         if best and 0 < best["near"] <= ENDGAME_NEAR:
             # the search came close and stalled: finish with a focused search from there
-            s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None)
+            s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None, charge_lone=0, charge_other=0)
             nodes = budget.left(s.nodes)
             if nodes > 0:
                 tail, end, used = _search(board, best["at"], s, budget.deadline, nodes, focus=True, **kw)
