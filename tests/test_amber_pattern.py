@@ -453,3 +453,34 @@ def test_kind_solvable_with_a_shared_memo_agrees_with_the_kind_plan(number: int,
             assert known == (plan is not False), (known, plan)
         if plan is False:
             assert known is not True
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 80), st.integers(0, 10 ** 6))
+def test_the_exit_distance_walks_the_rank_chain_to_a_block_that_can_take_the_card(
+        number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    at = board.start
+    where = {x: board.block[c] for c, x in enumerate(at)}
+    held = [{board.group[at[c]] for c in cells} for cells in planner.blocks]
+    expected = 0
+    for x, a in where.items():
+        if planner.home_block[x] == a:
+            continue
+        k = board.group[x]
+        exits = {b for b in range(5) if b != a and k in held[b] and held[a] & held[b] - {k}}
+        # walk the rank chain both ways from x (board.nb: the card's two rank-neighbours)
+        best = planner.size[k]
+        for side in (0, 1):
+            y, d = board.nb[x][side], 0
+            while y != x:
+                if where[y] in exits:
+                    best = min(best, d)
+                    break
+                y, d = board.nb[y][side], d + 1
+        expected += best
+    assert planner.exit_distance(at) == expected
+    if planner.out(at) == 0:
+        assert expected == 0
