@@ -3,7 +3,7 @@
     python benchmarks/amber_solver.py [--layouts path path-36 ...] [--deals 1-50] [--time-limit 10]
     python benchmarks/amber_solver.py --deals 1-3          # quick smoke run
     python benchmarks/amber_solver.py --layouts arden --time-limit 0 --node-limit 60000   # load-independent
-    python benchmarks/amber_solver.py --layouts arden --arden-plan ends ...                # another Arden plan
+    python benchmarks/amber_solver.py --layouts arden --arden-plan groups ...              # another Arden plan
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
 Seconds are wall-clock (the time limit is too); ``cpu`` columns are CPU seconds of this process
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="states the search may expand per deal (with --time-limit 0: the only limit, "
                              "so results do not depend on the machine's load)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
-    parser.add_argument("--arden-plan", choices=["chain", "ends", "groups", "halves", "whole"], default=None,
+    parser.add_argument("--arden-plan", choices=["chain", "groups", "halves", "whole"], default=None,
                         help="Forest of Arden's plan (default: the solver's, amber.ARDEN_PLAN)")
     args = parser.parse_args(argv)
     if args.arden_plan:

@@ -19,8 +19,7 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   (or computed exactly for each child, where that measured better: only the moved cards'
   rank-neighbours can change; on Arden and Kolvir a child goes in with a lower bound of it and is
   weighed exactly when popped, which expands the same states in the same order for less CPU).
-  States are deduplicated. A child's legal swaps can be found from its parent's (only the swaps
-  near the two swapped cells change: ``_Board.moves_after``; off by default, see ``INCREMENTAL``).
+  States are deduplicated.
 * **A plan per layout** (:func:`plan_for`): ``gather`` every card into its region, then ``sort``
   each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
   and the minors to the two halves of the bottom block (the lone cell is a free buffer: any card
@@ -29,7 +28,6 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   then the chain: gather the cards of the first goal group (a suit, or the trumps: a run of cells
   along the snake) into its cells, sort and freeze them, then the next group from the cells left;
   when the steps after a gathering stall, the gathering goes on to its next solution (backtracking).
-  (Built, off: the chain from both ends of the snake, ``ARDEN_PLAN = "ends"``.)
   Path 36 and Pattern: the whole board.
 * **Shortening** (``solvers/amber_shorten.py``, every layout): pairs of swaps that cancel out
   (the same two cards swapped again later, or the same two cells, the swaps between still legal)
@@ -61,18 +59,6 @@ from .amber_shorten import shorten
 
 #: Safety cap on expanded states when the caller gives neither a time nor a node limit.
 DEFAULT_NODE_CAP = 2_000_000
-
-
-def _swap_rank() -> list[int]:
-    order = list(range(1 << 14))
-    random.Random(7).shuffle(order)
-    return order
-
-
-#: The order in which the incremental search weighs the swaps (by code ``p << 7 | q``): a fixed shuffle.
-#: In the order of the cells, the search (whose equal keys go first pushed, first popped) leaned to one
-#: corner of the board and won fewer Arden deals.
-_SWAP_RANK = _swap_rank()
 
 
 class _Board:
@@ -107,7 +93,6 @@ class _Board:
         self.near = [tuple(sorted({a, *game.adjacent[a]})) for a in range(n)]
         #: ``nearmask[c]``: the cells of ``near[c]`` (a cell and the cells around it) as a bit mask.
         self.nearmask = [sum(1 << b for b in cells) for cells in self.near]
-        self.swap_rank = _SWAP_RANK
 
     def moves(self, at: list[int], pos: list[int]) -> set[tuple[int, int]]:
         """Every legal swap as (cell, cell), smaller first: after it, each moved card touches a
@@ -169,51 +154,6 @@ class _Board:
                         add((a, b) if a < b else (b, a))
         return out
 
-    def codes_from(self, at: list[int], pos: list[int], cells: Iterable[int]) -> set[int]:
-        """The legal swaps that move the card of one of ``cells``, as codes ``p << 7 | q`` (``p < q``),
-        on layouts without a lone cell. A swap is legal when both moved cards touch a rank-neighbour
-        afterwards, so every legal swap touching a cell of ``cells`` is found from that cell's card.
-        With ``cells`` the cells around a swap's two cells, these are all the swaps whose legality
-        the swap may have changed (:meth:`moves_after`)."""
-        nb, adj, adjmask, fixed = self.nb, self.adj, self.adjmask, self.fixed
-        out: set[int] = set()
-        add = out.add
-        for a in cells:
-            if fixed[a]:
-                continue
-            ma = adjmask[a]
-            for m in nb[at[a]]:
-                q = pos[m]
-                if ma >> q & 1 and not fixed[q]:
-                    add(a << 7 | q if a < q else q << 7 | a)  # two touching neighbours trade places
-                for b in adj[q]:
-                    if b == a or fixed[b]:
-                        continue
-                    k1, k2 = nb[at[b]]
-                    r1, r2 = pos[k1], pos[k2]
-                    if r1 == a:
-                        r1 = b
-                    if r2 == a:
-                        r2 = b
-                    if ma >> r1 & 1 or ma >> r2 & 1:
-                        add(a << 7 | b if a < b else b << 7 | a)
-        return out
-
-    def moves_after(self, before: list[int], at: list[int], pos: list[int], a: int, b: int) -> list[int]:
-        """The legal swaps of ``at`` (codes as :meth:`codes_from`, in :meth:`ordered` order), from ``before``: the legal
-        swaps of the position that swapping cells ``a`` and ``b`` turned into ``at``. A swap's legality
-        depends only on the cards in its two cells and around them, so only the swaps with a cell in
-        ``near[a]`` or ``near[b]`` can change: they are dropped and found again."""
-        dirty = self.nearmask[a] | self.nearmask[b]
-        kept = [c for c in before if not (dirty >> (c >> 7) & 1 or dirty >> (c & 127) & 1)]
-        kept.extend(self.codes_from(at, pos, {*self.near[a], *self.near[b]}))
-        kept.sort(key=self.swap_rank.__getitem__)
-        return kept
-
-    def ordered(self, codes: Iterable[int]) -> list[int]:
-        """Swap codes in the order the incremental search weighs them (``swap_rank``)."""
-        return sorted(codes, key=self.swap_rank.__getitem__)
-
     def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
         """Whether swapping cells ``p`` and ``q`` of ``at`` is legal (the move rule over ints)."""
         if p == q or p in self.frozen or q in self.frozen:
@@ -264,14 +204,9 @@ class Setting:
     exact: bool = False
     #: Only swaps that move a card out of place (as the end game; fewer children to weigh).
     focus: bool = False
-    #: Find a child's legal swaps from its parent's (:meth:`_Board.moves_after`; layouts without a
-    #: lone cell), and weigh them in a fixed shuffled order (``_SWAP_RANK``).
-    incremental: bool = False
     #: With ``exact``: push each child with a lower bound of its eta delta and weigh it exactly only when
     #: it is popped (put back if the bound was too low): the same states in the same order, less work.
     lazy: bool = False
-    #: A stalled gathering first tries the local end game (:func:`_local_endgame`).
-    local_end: bool = False
     #: Extra path cost of a swap across two cycles (a merge: every one costs two swaps of solution length):
     #: through Kolvir's lone cell, and elsewhere. Charged merges make a gathering both shorter and, charged
     #: elsewhere, cheaper on Kolvir (``docs/solver-kolvir.md``); 0 on every other search.
@@ -300,11 +235,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
     moves = board.moves
-    incremental = s.incremental and lone < 0
     lazy = exact and s.lazy
     adj = board.adj
     charge_lone, charge_other = s.charge_lone, s.charge_other
-    cache: dict[int, list[int]] = {}  # the legal swaps of recently expanded nodes (incremental)
     region = list(range(n)) if cells is None else sorted(cells)
     inside = [False] * n
     for c in region:
@@ -420,16 +353,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        if incremental:
-            before = cache.get(parent) if a >= 0 else None
-            codes = (board.ordered(board.codes_from(at, pos, range(n))) if before is None
-                     else board.moves_after(before, at, pos, a, b))
-            cache[idx] = codes
-            if len(cache) > MOVE_CACHE:
-                del cache[next(iter(cache))]
-            swaps: Iterable[tuple[int, int]] = [(c >> 7, c & 127) for c in codes]
-        else:
-            swaps = moves(at, pos)
+        swaps = moves(at, pos)
         push = heapq.heappush
         if lazy:
             # a lower bound of every child's eta delta: a neighbour's cell beside p or q can only turn happy
@@ -495,18 +419,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     return None, start, expanded
 
 
-#: How many expanded nodes keep their legal swaps for their children (incremental move generation).
-MOVE_CACHE = 8192
-
-
 @dataclass(frozen=True)
 class Step:
     """A step of a plan.
 
     ``gather``: bring every card into its part of ``parts`` (cells of finished parts stay);
     ``sort``: sort ``parts[0]`` moving only its own cells (its cards must all be there);
-    ``ends``: the goal groups ``parts`` (in snake order) gathered, sorted and frozen one at a time from
-    either end of the snake (:func:`_run_ends`; the last step of a plan).
     Cells of a finished ``sort`` step never move again.
     """
 
@@ -523,9 +441,9 @@ def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | No
         rows = [tuple(c.id for c in game.cells if c.row == r) for r in range(4)]
         quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
         return [(quick, QUICK_CAP), (main, None)]
-    if game.name == "arden" and ARDEN_PLAN in ("groups", "chain", "ends"):
+    if game.name == "arden" and ARDEN_PLAN in ("groups", "chain"):
         whole = [Step("sort", (tuple(range(len(game.cells))),))]
-        if ARDEN_PLAN in ("chain", "ends"):
+        if ARDEN_PLAN == "chain":
             # the chain wins most deals; the few where a later group stalls go on with the group plan
             return [(whole, ARDEN_QUICK_CAP), (main, ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)]
         return [(whole, ARDEN_QUICK_CAP), (main, None)]
@@ -574,8 +492,6 @@ def arden_groups(game: AmberGame, board: _Board) -> list[tuple[int, ...]]:
 def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list[Step]:
     parts = arden_groups(game, board)
     plan = plan or ARDEN_PLAN
-    if plan == "ends":
-        return [Step("ends", tuple(parts), "gather-groups")]
     if plan == "chain":
         # gather the first group's cards into its cells (the rest of the board is one region) and sort
         # it; then the next group from the cells left, and so on: the free area shrinks group by group
@@ -594,9 +510,7 @@ def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list
     return [Step("sort", (tuple(range(len(game.cells))),))]
 
 
-#: Arden's plan: "ends" (the chain from both ends of the snake: gather the first or the last group left,
-#: whichever of the two gatherings, taking turns attempt by attempt, succeeds first, then sort it and
-#: freeze it, and so on), "chain" (gather the goal groups one after the other in snake order, each into its
+#: Arden's plan: "chain" (gather the goal groups one after the other in snake order, each into its
 #: cells, then sort it and freeze it), "groups" (gather every card into the cells of its group at
 #: once, keeping the bound term, then sort each group's cells), "halves" or "whole" (one sort).
 ARDEN_PLAN = "chain"
@@ -628,40 +542,6 @@ ENDGAME_WEIGHT = 2.0
 ENDGAME_NODES = 4000
 
 
-#: Local end game of a gathering (layouts with incremental move generation): a search that moves only the cells
-#: of the cards outside their region (or inside a region not theirs), the cells around them and around their
-#: rank-neighbours, on the group term alone (no bound term), with this weight, gamma, eta and budget.
-LOCAL = Setting(2, 0, 1, 1, 400, alpha=0)
-
-
-def _local_endgame(board: _Board, at: bytes, s: Setting, budget: _Budget, cells: list[int] | None = None,
-                   group: list[int] | None = None, cell_group: list[int] | None = None, **kw: Any
-                   ) -> tuple[list[tuple[int, int]], bytes] | None:
-    """Finish a stalled gathering from ``at`` (see ``LOCAL``): the few cards outside their region
-    usually need a swap or two near them and their neighbours, which the whole-board search, busy
-    sorting the rest of the board, does not reach. Returns (path, end position) or None."""
-    assert group is not None and cell_group is not None
-    free = set(range(board.n) if cells is None else cells)
-    pos = [0] * board.n
-    for c, x in enumerate(at):
-        pos[x] = c
-    around: set[int] = set()
-    for c in free:
-        if c != board.lone and group[at[c]] != cell_group[c]:
-            around.update(board.near[c])
-            for z in board.nb[at[c]]:
-                around.update(board.near[pos[z]])
-    around &= free
-    setting = replace(LOCAL, exact=s.exact, incremental=s.incremental, lazy=s.lazy)
-    nodes = budget.left(setting.nodes)
-    if nodes <= 0 or not around:
-        return None
-    path, end, used = _search(board, at, setting, budget.deadline, nodes, cells=sorted(around), group=group,
-                              cell_group=cell_group, sort_groups_only=True)
-    budget.used += used
-    return None if path is None else (path, end)
-
-
 def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
            ) -> tuple[list[tuple[int, int]], bytes] | None:
     """Run ``settings`` in turn (then the last one again with new seeds and doubled budgets)."""
@@ -671,16 +551,7 @@ def _phase(board: _Board, start: bytes, settings: list[Setting], budget: _Budget
 def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
                      ) -> Iterator[tuple[list[tuple[int, int]], bytes]]:
     """:func:`_phase`, going on with the next attempts when asked for another solution (another end
-    position, for a plan that backtracks)."""
-    for found in _phase_attempts(board, start, settings, budget, **kw):
-        if found is not None:
-            yield found
-
-
-def _phase_attempts(board: _Board, start: bytes, settings: list[Setting], budget: _Budget, **kw: Any
-                    ) -> Iterator[tuple[list[tuple[int, int]], bytes] | None]:
-    """The attempts of :func:`_phase_solutions` one at a time: a solution (path, end position) or ``None``
-    for an attempt that failed (so that a plan can take turns between the attempts of two phases)."""
+    position, for a plan that backtracks): (path, end position) a solution."""
     attempt = 0
     while True:
         if attempt < len(settings):
@@ -698,11 +569,6 @@ def _phase_attempts(board: _Board, start: bytes, settings: list[Setting], budget
         if path is not None:
             yield path, end
             continue
-        if best and 0 < best["near"] <= ENDGAME_NEAR and kw.get("sort_groups_only") and s.local_end:
-            local = _local_endgame(board, best["at"], s, budget, **kw)
-            if local is not None:
-                yield best["path"] + local[0], local[1]
-                continue
         if best and 0 < best["near"] <= ENDGAME_NEAR:
             # the search came close and stalled: finish with a focused search from there
             s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None, charge_lone=0, charge_other=0)
@@ -712,8 +578,6 @@ def _phase_attempts(board: _Board, start: bytes, settings: list[Setting], budget
                 budget.used += used
                 if tail is not None:
                     yield best["path"] + tail, end
-                    continue
-        yield None
 
 
 #: Settings (weight, beta, gamma, eta, nodes) by layout and phase: "whole" sorts the whole board
@@ -739,22 +603,10 @@ OVERRIDES: dict[tuple[str, str], list[Setting]] = {
 def settings_for(game: AmberGame, phase: str) -> list[Setting]:
     chosen = OVERRIDES.get((game.name, phase), SETTINGS[phase])
     exact = game.name in EXACT
-    incremental = game.name in INCREMENTAL
     lazy = game.name in LAZY
-    local_end = game.name in LOCAL_END
-    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, incremental=incremental, lazy=lazy,
-                    local_end=local_end) for x in chosen]
+    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, lazy=lazy) for x in chosen]
 
 
-#: Layouts whose searches find a child's legal swaps from its parent's (``Setting.incremental``): none by
-#: default. On Arden it saves about 25% of the CPU per state, but the swaps come in another order than the
-#: move generator's set, so equal keys break differently and other deals win early (docs/solver.md: on
-#: deals 1-20 two deals were no longer won within 60000 states).
-INCREMENTAL: set[str] = set()
-#: Layouts whose gatherings try the local end game when they stall (``Setting.local_end``): none by default.
-#: On Arden it finished 6 of 36 stalled first gatherings (deals 1-20, two seeds), but none of the 17 stalls
-#: met on deals 1-20 by the plan (400 states each for nothing).
-LOCAL_END: set[str] = set()
 #: Layouts whose exact searches weigh the eta term of a child only when it is popped (``Setting.lazy``: the
 #: same search, 10-30% less CPU on Arden and Kolvir; no gain measured on Pattern).
 LAZY = {"arden", "kolvir"}
@@ -791,8 +643,6 @@ def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, don
     step, rest = steps[0], steps[1:]
     n = board.n
     free = [c for c in range(n) if c not in done]
-    if step.kind == "ends":
-        return _run_ends(board, game, step, 0, len(step.parts), at, done, budget)
     if step.kind == "sort":
         whole = len(step.parts[0]) == n
         solutions = _phase_solutions(board, at, settings_for(game, "whole" if whole else "region"), budget,
@@ -827,52 +677,6 @@ def _gather_kw(board: _Board, parts: Iterable[Iterable[int]], free: list[int]) -
             region_of[c] = r
     card_region = [region_of[board.target[x]] for x in range(board.n)]
     return {"cells": free, "group": card_region, "cell_group": region_of, "sort_groups_only": True}
-
-
-def _run_ends(board: _Board, game: AmberGame, step: Step, lo: int, hi: int, at: bytes, done: frozenset[int],
-              budget: _Budget) -> list[tuple[int, int]] | None:
-    """The chain from both ends (``Step("ends", groups)``; the groups ``lo..hi-1`` are left, the others
-    sorted and frozen): gather group ``lo`` into its cells against the rest, or group ``hi - 1``, taking
-    turns attempt by attempt (the first group's first); the first gathering that succeeds has its group
-    sorted and frozen and the chain goes on with the groups left (from both ends again) within
-    ``BACKTRACK_CAP`` states; when that fails, the turns go on (the cap doubled for that end). A deal
-    whose first group stalls often has a last group that does not, and the other way round."""
-    parts = step.parts
-    if hi - lo == 1:
-        found = _phase(board, at, settings_for(game, "region"), budget, cells=list(parts[lo]))
-        return None if found is None else found[0]
-    free = [c for c in range(board.n) if c not in done]
-    # with two groups left, gathering either is the same search: one end only
-    ends = [lo] if hi - lo == 2 else [lo, hi - 1]
-    attempts: dict[int, Iterator[tuple[list[tuple[int, int]], bytes] | None]] = {}
-    caps: dict[int, int] = {}
-    for k in ends:
-        part = set(parts[k])
-        others = tuple(c for c in free if c not in part)
-        attempts[k] = _phase_attempts(board, at, settings_for(game, step.phase or "gather"), budget,
-                                      **_gather_kw(board, (parts[k], others), free))
-        caps[k] = BACKTRACK_CAP
-    while attempts:
-        for k in list(attempts):
-            found = next(attempts[k], False)
-            if found is False:
-                del attempts[k]
-                continue
-            if found is None:
-                continue
-            path, end = found
-            sub = _Budget(budget.deadline, budget.left(caps[k]))
-            sorted_ = _phase(board, end, settings_for(game, "region"), sub, cells=list(parts[k]))
-            tail = None
-            if sorted_ is not None:
-                rest = _run_ends(board, game, step, lo + (k == lo), hi - (k != lo), sorted_[1],
-                                 done | frozenset(parts[k]), sub)
-                tail = None if rest is None else sorted_[0] + rest
-            budget.used += sub.used
-            if tail is not None:
-                return path + tail
-            caps[k] = int(caps[k] * GROWTH)
-    return None
 
 
 #: Layouts solved by a planner of their own instead of :func:`_plan`: layout -> (module of this package,
