@@ -26,15 +26,16 @@
 * **Relays.** An exchange that sends no card home but gives a lone card of a foreign kind (immobile
   where it is) a partner beside it (:meth:`PatternPlanner.relay_candidates`): the kind plan often
   needs a card to pass through a third block. :func:`relay_end` runs the pairing search with relays
-  (and without exchanges that take a card out of its home) from where an attempt stalled.
+  (and without exchanges that take a card out of its home, and with the exits' rank distance,
+  :meth:`PatternPlanner.exit_distance`, added to the measure) from where an attempt stalled.
 * **Portfolio, then sort.** :func:`plan_pattern` tries the attempts of ``PORTFOLIO`` in turn
   (pairing from the deal with 30 and 60 tries, gather + pairing; growing budgets, new tie-breaks),
   each followed by the relay end game, until every card is in its block; then each block is sorted
   with only its own cells moving (``solvers/amber.py``'s region search). The attempts share their
   caches (docks, moves, kind plans).
 
-It wins some fresh deals (4 of the 18 non-stranded deals 1-20 within 20 s on a loaded machine);
-the others stall with 5-40 cards out, in rank-level traps described in ``docs/solver-pattern.md``.
+It wins some fresh deals (7 of the 18 non-stranded deals 1-20 within 20 s on a loaded machine);
+the others stall with 9-46 cards out, in rank-level traps described in ``docs/solver-pattern.md``.
 """
 
 from __future__ import annotations
