@@ -19,6 +19,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberPosition, Swap
 from amber_patience.solvers import amber, amber_kolvir, replay, solve
 from amber_patience.solvers.amber_shorten import shorten
+from test_amber_solver import _near_goal
 
 GAME = get_game("kolvir")
 
@@ -192,17 +193,7 @@ def test_the_last_attempt_has_the_rest_of_the_budget(monkeypatch: pytest.MonkeyP
 @given(st.integers(1, 1000), st.integers(0, 6), st.integers(0, 10**6))
 def test_wins_the_end_of_a_game(number: int, scrambles: int, seed: int) -> None:
     """The goal scrambled by a few swaps whose undoing is legal (none: the won position, no swap needed)."""
-    start = GAME.deal(number)
-    cards = list(start.goal)
-    rng = random.Random(seed)
-    done = 0
-    while done < scrambles:
-        a, b = rng.sample(range(len(cards)), 2)
-        trial = cards[:]
-        trial[a], trial[b] = trial[b], trial[a]
-        if GAME.swap_problem(trial, start.start_cells, a, b) is None:
-            cards, done = trial, done + 1
-    position = AmberPosition(GAME, tuple(cards), start.start_cells, None, {})
+    position = _near_goal("kolvir", number, scrambles, seed)
     solution = solve(position, node_limit=20000)
     assert solution.status == "won", solution.stats
     assert replay(position, solution.moves).is_won()
