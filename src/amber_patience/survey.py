@@ -286,12 +286,15 @@ def run_survey(game: Game, deals: Iterable[int], *, time_limit: float | None = 1
         if on_outcome is not None:
             on_outcome(outcome)
 
-    todo: list[int] = []
-    for number in deals:
-        if number in known:
-            report.add(known[number])
-        else:
-            todo.append(number)
+    def unknown_yet() -> Iterator[int]:
+        """The deals still to solve, walked lazily (a range of millions is never a list)."""
+        for number in deals:
+            if number in known:
+                report.add(known[number])
+            else:
+                yield number
+
+    todo = unknown_yet()
     started = time.perf_counter()
     try:
         if jobs == 1:
@@ -304,7 +307,7 @@ def run_survey(game: Game, deals: Iterable[int], *, time_limit: float | None = 1
     return report
 
 
-def _run_pool(name: str, options: dict[str, Any], todo: list[int], time_limit: float | None,
+def _run_pool(name: str, options: dict[str, Any], todo: Iterable[int], time_limit: float | None,
               node_limit: int | None, jobs: int, record: Callable[[DealOutcome], None]) -> None:
     """Solve ``todo`` in ``jobs`` processes, at most ``4 * jobs`` deals in flight."""
     numbers = iter(todo)
