@@ -240,3 +240,22 @@ def test_a_plan_backtracks_to_the_gathers_next_end_position(monkeypatch: pytest.
     calls.clear()
     assert amber_solver._run_plan(other, get_game("kolvir"), steps, amber_solver._Budget(None, 1000)) is None
     assert calls == [("gather", other.start), ("sort", first)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["arden", "kolvir", "pattern", "path-52"]),
+       number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=60))
+def test_masked_move_generator_is_the_plain_walk_and_the_rules(name: str, number: int, steps: int) -> None:
+    """The bit-mask move generator (``_Board.moves``) gives exactly the rules engine's legal swaps, inserted
+    in the same order as the plain walk over every card's neighbours (``_moves_plain``): the search iterates
+    the set, so the same order keeps the same search. Arden (one block), Kolvir (the lone cell between two
+    blocks), Pattern (five blocks), after random play."""
+    position = _random_play(get_game(name).deal(number), steps, number)
+    board = amber_solver._Board(position)
+    at = list(board.start)
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    masked = board.moves(at, pos)
+    assert list(masked) == list(board._moves_plain(at, pos))
+    assert sorted(Swap(a, b) for a, b in masked) == position.legal_moves()

@@ -48,7 +48,7 @@ import heapq
 import importlib
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -93,13 +93,67 @@ class _Board:
         self.near = [tuple(sorted({a, *game.adjacent[a]})) for a in range(n)]
         #: ``nearmask[c]``: the cells of ``near[c]`` (a cell and the cells around it) as a bit mask.
         self.nearmask = [sum(1 << b for b in cells) for cells in self.near]
+        #: ``one[c]``: the bit of cell ``c``; ``adj4[c]``: the cells beside ``c``, padded to four with ``n``
+        #: (a cell of no card, for the move generator's masks).
+        self.one = [1 << c for c in range(n)]
+        self.adj4 = [(a + (n, n, n, n))[:4] for a in self.adj]
+        movable = sum(1 << c for c in range(n) if not self.fixed[c])
+        blockmask = [sum(1 << c for c in range(n) if self.block[c] == self.block[a]) for a in range(n)]
+        #: ``allow[a]``: the cells that may trade with cell ``a`` (not ``a``, not a start cell; on Kolvir only
+        #: the cells of ``a``'s block, except from the lone cell).
+        self.allow = [movable & ~(1 << a) & (blockmask[a] if self.lone >= 0 and a != self.lone else -1)
+                      for a in range(n)]
 
     def moves(self, at: list[int], pos: list[int]) -> set[tuple[int, int]]:
         """Every legal swap as (cell, cell), smaller first: after it, each moved card touches a
-        rank-neighbour in its block (or stands in the lone cell)."""
+        rank-neighbour in its block (or stands in the lone cell).
+
+        The same swaps, inserted in the same order, as the plain walk (:meth:`_moves_plain`: for every
+        card ``x``, each rank-neighbour ``m`` of it, every cell ``b`` beside ``m``), so a set built from
+        them iterates the same way; bit masks replace the walk's inner test. ``welcome[c]``: the cells
+        whose card has a rank-neighbour beside cell ``c`` (it may land in ``c``); the other card of the
+        swap counts too: the card ``y`` taken from ``b`` may also land beside ``x`` itself, when ``b``
+        touches ``a`` and ``x`` is a rank-neighbour of ``y`` (``nbc[x] & adjmask[a]``)."""
+        nbc, cellnb = self._neighbour_cells(at, pos)
+        return self._moves_masked(pos, nbc, cellnb)
+
+    def _neighbour_cells(self, at: Sequence[int], pos: Sequence[int]) -> tuple[list[int], list[int]]:
+        """``nbc[x]``: the cells of card ``x``'s two rank-neighbours (a bit mask); ``cellnb[c]``: ``nbc`` of the
+        card in cell ``c`` (and a 0 after the last cell, for ``adj4``'s padding). A card is happy (touches a
+        rank-neighbour) when ``cellnb[c] & adjmask[c]``."""
+        one = self.one
+        nbc = [one[pos[z1]] | one[pos[z2]] for z1, z2 in self.nb]
+        cellnb = [nbc[z] for z in at]
+        cellnb.append(0)
+        return nbc, cellnb
+
+    def _moves_masked(self, pos: Sequence[int], nbc: list[int], cellnb: list[int]) -> set[tuple[int, int]]:
+        """:meth:`moves` from :meth:`_neighbour_cells`."""
+        nb, adjmask, fixed, allow, lone = self.nb, self.adjmask, self.fixed, self.allow, self.lone
+        welcome = [cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4] for e1, e2, e3, e4 in self.adj4]
+        out: set[tuple[int, int]] = set()
+        add = out.add
+        for x in range(self.n):
+            a = pos[x]
+            if fixed[a]:
+                continue
+            ma = adjmask[a]
+            ok = allow[a] if a == lone else (welcome[a] | (nbc[x] & ma)) & allow[a]
+            for m in nb[x]:
+                q = pos[m]
+                if ma >> q & 1 and not fixed[q]:
+                    add((a, q) if a < q else (q, a))  # two touching neighbours trade places
+                v = adjmask[q] & ok
+                while v:
+                    low = v & -v
+                    b = low.bit_length() - 1
+                    add((a, b) if a < b else (b, a))
+                    v ^= low
+        return out
+
+    def _moves_plain(self, at: Sequence[int], pos: Sequence[int]) -> set[tuple[int, int]]:
+        """:meth:`moves` as a plain walk (for the tests: the same swaps in the same order)."""
         nb, adj, adjmask, frozen, lone, block = self.nb, self.adj, self.adjmask, self.frozen, self.lone, self.block
-        if lone < 0:
-            return self._moves_one_kind_of_cell(at, pos)
         out: set[tuple[int, int]] = set()
         for x in range(self.n):
             a = pos[x]
@@ -125,33 +179,6 @@ class _Board:
                         else:
                             continue
                     out.add((a, b) if a < b else (b, a))
-        return out
-
-    def _moves_one_kind_of_cell(self, at: list[int], pos: list[int]) -> set[tuple[int, int]]:
-        """:meth:`moves` for layouts without a lone cell (the same swaps, found in the same order)."""
-        nb, adj, adjmask, fixed = self.nb, self.adj, self.adjmask, self.fixed
-        out: set[tuple[int, int]] = set()
-        add = out.add
-        for x in range(self.n):
-            a = pos[x]
-            if fixed[a]:
-                continue
-            ma = adjmask[a]
-            for m in nb[x]:
-                q = pos[m]
-                if ma >> q & 1 and not fixed[q]:
-                    add((a, q) if a < q else (q, a))  # two touching neighbours trade places
-                for b in adj[q]:
-                    if b == a or fixed[b]:
-                        continue
-                    k1, k2 = nb[at[b]]
-                    r1, r2 = pos[k1], pos[k2]
-                    if r1 == a:
-                        r1 = b
-                    if r2 == a:
-                        r2 = b
-                    if ma >> r1 & 1 or ma >> r2 & 1:
-                        add((a, b) if a < b else (b, a))
         return out
 
     def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
@@ -234,7 +261,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     weight, beta, gamma, eta, alpha, exact = s.weight, s.beta, s.gamma, s.eta, s.alpha, s.exact and s.eta > 0
     focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
-    moves = board.moves
     lazy = exact and s.lazy
     adj = board.adj
     charge_lone, charge_other = s.charge_lone, s.charge_other
@@ -248,22 +274,34 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         counted[c] = c != lone
     #: ``mis[x]``: the counted cells outside card ``x``'s group, as a bit mask
     mis = [sum(1 << c for c in region if counted[c] and group[x] != cell_group[c]) for x in range(n)] if gamma else []
+    count_wrong = bool(gamma or sort_groups_only)
+    sadable = [inside[c] and c != lone for c in range(n)]  # the cells whose card's happiness counts (eta term)
+    size = len(region)
+    neighbour_cells, moves_masked = board._neighbour_cells, board._moves_masked
+    ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
 
-    nodes: list[tuple[bytes, float, int, int, int]] = [(start, 0, -1, -1, -1)]  # at, g, parent, a, b
+    # nodes: (position, g, parent, a, b, where each card stands, cards outside their group, cards out of place)
+    start_pos = bytearray(n)
+    for c, x in enumerate(start):
+        start_pos[x] = c
+    nodes: list[tuple[bytes, float, int, int, int, bytes, int, int]] = [
+        (start, 0, -1, -1, -1, bytes(start_pos),
+         sum(1 for c in region if counted[c] and group[start[c]] != cell_group[c]) if count_wrong else 0,
+         sum(1 for c in region if target[start[c]] != c))]
     seen: set[bytes] = set()
     # heap entries: (key, tie, counter, parent node, a, b, evaluated); a < 0 for the start
     # ``evaluated``: True, False (an estimate, non-exact mode) or the lower bound of the eta delta used (lazy)
     heap: list[tuple[float, float, int, int, int, int, bool | float]] = [(0.0, 0.0, 0, 0, -1, -1, True)]
+    push, pop = heapq.heappush, heapq.heappop
     counter = 0
     expanded = 0
     tolerance = 0.5 * weight
     best_near, best_idx = n + 1, 0
 
-    def eta_delta(at: list[int], pos: list[int], p: int, q: int) -> int:
+    def eta_delta(at: bytes, pos: bytes, p: int, q: int) -> int:
         """The exact eta delta (as weighed for a child when it is pushed) of the swap of cells ``p`` and
-        ``q`` that made ``at`` (``pos``: where each card stands) from its parent."""
-        x, y = at[q], at[p]
-        at[p], at[q], pos[x], pos[y] = x, y, p, q  # the parent, for a moment
+        ``q`` of the parent ``at`` (``pos``: where each card stands there)."""
+        x, y = at[p], at[q]
 
         def sad_at(c: int) -> int:
             m = adjmask[c]
@@ -283,7 +321,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             c1 = q if z1 == x else p if z1 == y else pos[z1]
             c2 = q if z2 == x else p if z2 == y else pos[z2]
             d += mult * ((0 if (m >> c1 & 1 or m >> c2 & 1) else 1) - sad_at(c))
-        at[p], at[q], pos[x], pos[y] = y, x, q, p
         return d
 
     def trace(i: int) -> list[tuple[int, int]]:
@@ -295,50 +332,66 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         return path
 
     while heap:
-        key_f, tie, cnt, parent, a, b, evaluated = heapq.heappop(heap)
-        at = list(nodes[parent][0])
+        key_f, tie, cnt, parent, a, b, evaluated = pop(heap)
+        pnode = nodes[parent]
+        pat = pnode[0]
         if a >= 0:
-            at[a], at[b] = at[b], at[a]
-        key = bytes(at)
+            buf = bytearray(pat)
+            x, y = pat[a], pat[b]
+            buf[a], buf[b] = y, x
+            key = bytes(buf)
+        else:
+            key = pat
         if key in seen:
             continue
-        g = nodes[parent][1] + 1 if a >= 0 else 0
-        pos = [0] * n
-        for c, x in enumerate(at):
-            pos[x] = c
         if evaluated.__class__ is float:
             # pushed with a lower bound of its eta delta: put it back if the true delta is higher
-            true_f = key_f + weight * eta * (eta_delta(at, pos, a, b) - evaluated)
+            true_f = key_f + weight * eta * (eta_delta(pat, pnode[5], a, b) - evaluated)
             if true_f > key_f:
-                heapq.heappush(heap, (true_f, tie, cnt, parent, a, b, True))
+                push(heap, (true_f, tie, cnt, parent, a, b, True))
                 continue
             evaluated = True
+        at = list(buf) if a >= 0 else list(pat)
+        if a >= 0:
+            g = pnode[1] + 1
+            where = bytearray(pnode[5])
+            where[x], where[y] = b, a
+            pos_key = bytes(where)
+            pos = list(where)
+            # the two counts change only in cells a and b (y now in a, x in b)
+            wrong = pnode[6]
+            if count_wrong:
+                wrong += ((counted[a] and group[y] != cell_group[a]) + (counted[b] and group[x] != cell_group[b])
+                          - (counted[a] and group[x] != cell_group[a]) - (counted[b] and group[y] != cell_group[b]))
+            ta, tb = target[x], target[y]
+            out = pnode[7] + (tb != a) + (ta != b) - (ta != a) - (tb != b)
+        else:
+            g = 0
+            pos_key = pnode[5]
+            pos = list(pos_key)
+            wrong, out = pnode[6], pnode[7]
         cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
         if a >= 0 and cyc[a] == cyc[b]:  # the swap that made it merged two cycles
             g += charge_lone if lone in (a, b) else charge_other
-        bound = len(region) - k
-        wrong = (sum(1 for c in region if counted[c] and group[at[c]] != cell_group[c])
-                 if gamma or sort_groups_only else 0)
+        bound = size - k
         done = (wrong == 0) if sort_groups_only else (bound == 0)
         h = alpha * bound + gamma * wrong
         if beta:
-            h += beta * sum(1 for c in region if target[at[c]] != c)
-        sad = [0] * n
+            h += beta * out
+        nbc, cellnb = neighbour_cells(at, pos)
         if eta:
-            for c in region:
-                m = adjmask[c]
-                p1, p2 = nb[at[c]]
-                if not (c == lone or m >> pos[p1] & 1 or m >> pos[p2] & 1):
-                    sad[c] = 1
+            sad = [1 if ok and not (m & z) else 0 for ok, m, z in zip(sadable, adjmask, cellnb, strict=False)]
             h += eta * sum(sad)
+        else:
+            sad = [0] * n
         f = g + weight * h
         if not done and not evaluated and f > key_f + tolerance:
             # the estimate was too kind: put it back with its true value
-            heapq.heappush(heap, (f, tie, cnt, parent, a, b, True))
+            push(heap, (f, tie, cnt, parent, a, b, True))
             continue
         seen.add(key)
         if a >= 0:
-            nodes.append((key, g, parent, a, b))
+            nodes.append((key, g, parent, a, b, pos_key, wrong, out))
             idx = len(nodes) - 1
         else:
             idx = 0
@@ -353,15 +406,38 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        swaps = moves(at, pos)
-        push = heapq.heappush
+        swaps = moves_masked(pos, nbc, cellnb)
         if lazy:
-            # a lower bound of every child's eta delta: a neighbour's cell beside p or q can only turn happy
-            sadnear = [0] * n
+            # a lower bound of every child's eta delta: a neighbour's cell beside p or q can only turn happy;
+            # low[c]: cell c's share (its own card, and the unhappy cells beside it)
+            low = sad[:]
             for c in region:
                 if sad[c]:
                     for e in adj[c]:
-                        sadnear[e] += 1
+                        low[e] += 1
+            for (p, q) in swaps:
+                if restricted and not (inside[p] and inside[q]):
+                    continue
+                x, y = at[p], at[q]
+                tx, ty = target[x], target[y]
+                if focus and tx == p and ty == q:
+                    continue
+                placed = (tx == q) + (ty == p)
+                if cyc[p] == cyc[q]:
+                    dh, extra = -alpha, 0.0
+                else:
+                    dh, extra = alpha, charge_lone if lone in (p, q) else charge_other
+                if beta:
+                    dh += beta * ((tx == p) + (ty == q) - placed)
+                if gamma:
+                    mx, my = mis[x], mis[y]
+                    dh += gamma * ((mx >> q & 1) + (my >> p & 1) - (mx >> p & 1) - (my >> q & 1))
+                counter += 1
+                lo = -(low[p] + low[q])
+                push(heap, (base + extra + weight * (dh + eta * lo),
+                            -placed + rng.random() if rng is not None else ties[placed], counter, idx, p, q,
+                            float(lo)))
+            continue
         for (p, q) in swaps:
             if restricted and not (inside[p] and inside[q]):
                 continue
@@ -379,12 +455,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             if gamma:
                 mx, my = mis[x], mis[y]
                 dh += gamma * ((mx >> q & 1) + (my >> p & 1) - (mx >> p & 1) - (my >> q & 1))
-            if lazy:
-                counter += 1
-                low = -(sad[p] + sad[q] + sadnear[p] + sadnear[q])
-                push(heap, (base + extra + weight * (dh + eta * low),
-                            -placed + (rng.random() if rng is not None else 0.0), counter, idx, p, q, float(low)))
-                continue
             if exact:
                 # Only the moved cards and the rank-neighbours of the moved cards can change their
                 # happiness; both moved cards touch a neighbour after a legal swap. A cell beside both
