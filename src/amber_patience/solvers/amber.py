@@ -96,6 +96,7 @@ class _Board:
         #: ``one[c]``: the bit of cell ``c``; ``adj4[c]``: the cells beside ``c``, padded to four with ``n``
         #: (a cell of no card, for the move generator's masks).
         self.one = [1 << c for c in range(n)]
+        self.every = (1 << n) - 1
         self.adj4 = [(a + (n, n, n, n))[:4] for a in self.adj]
         movable = sum(1 << c for c in range(n) if not self.fixed[c])
         blockmask = [sum(1 << c for c in range(n) if self.block[c] == self.block[a]) for a in range(n)]
@@ -128,27 +129,48 @@ class _Board:
         return nbc, cellnb
 
     def _moves_masked(self, pos: Sequence[int], nbc: list[int], cellnb: list[int]) -> set[tuple[int, int]]:
-        """:meth:`moves` from :meth:`_neighbour_cells`."""
-        nb, adjmask, fixed, allow, lone = self.nb, self.adjmask, self.fixed, self.allow, self.lone
+        """:meth:`moves` from :meth:`_neighbour_cells`.
+
+        The rule is symmetric: a legal swap of two cards neither of which stands in the lone cell is found
+        from both cards, so the walk skips a swap with a card it has walked already (``later``: the cells of
+        the cards still to come), which adds nothing new to the set, nor changes its order."""
+        nb, adjmask, fixed, allow, lone, one = self.nb, self.adjmask, self.fixed, self.allow, self.lone, self.one
         welcome = [cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4] for e1, e2, e3, e4 in self.adj4]
         out: set[tuple[int, int]] = set()
         add = out.add
+        later = self.every
         for x in range(self.n):
             a = pos[x]
             if fixed[a]:
                 continue
-            ma = adjmask[a]
-            ok = allow[a] if a == lone else (welcome[a] | (nbc[x] & ma)) & allow[a]
-            for m in nb[x]:
-                q = pos[m]
-                if ma >> q & 1 and not fixed[q]:
-                    add((a, q) if a < q else (q, a))  # two touching neighbours trade places
-                v = adjmask[q] & ok
-                while v:
-                    low = v & -v
-                    b = low.bit_length() - 1
-                    add((a, b) if a < b else (b, a))
-                    v ^= low
+            m1, m2 = nb[x]
+            q1, q2 = pos[m1], pos[m2]
+            if a == lone:
+                ok, touch = allow[a], 0
+            else:
+                later ^= one[a]
+                ma = adjmask[a]
+                nx = nbc[x] & ma  # x's neighbours beside a: each may trade places with x
+                ok = (welcome[a] | nx) & allow[a] & later
+                touch = nx & ok
+            v1 = adjmask[q1] & ok
+            v2 = adjmask[q2] & ok & ~v1
+            if not (v1 | v2 | touch):
+                continue
+            if touch >> q1 & 1:
+                add((a, q1) if a < q1 else (q1, a))  # two touching neighbours trade places
+            while v1:
+                low = v1 & -v1
+                b = low.bit_length() - 1
+                add((a, b) if a < b else (b, a))
+                v1 ^= low
+            if touch >> q2 & 1:
+                add((a, q2) if a < q2 else (q2, a))
+            while v2:
+                low = v2 & -v2
+                b = low.bit_length() - 1
+                add((a, b) if a < b else (b, a))
+                v2 ^= low
         return out
 
     def _moves_plain(self, at: Sequence[int], pos: Sequence[int]) -> set[tuple[int, int]]:
@@ -262,7 +284,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
     lazy = exact and s.lazy
-    adj = board.adj
     charge_lone, charge_other = s.charge_lone, s.charge_other
     region = list(range(n)) if cells is None else sorted(cells)
     inside = [False] * n
@@ -273,11 +294,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     for c in region:
         counted[c] = c != lone
     #: ``mis[x]``: the counted cells outside card ``x``'s group, as a bit mask
-    mis = [sum(1 << c for c in region if counted[c] and group[x] != cell_group[c]) for x in range(n)] if gamma else []
+    #: ``mis[x][c]``: 1 when cell ``c`` counts and is outside card ``x``'s group
+    mis = [[int(counted[c] and group[x] != cell_group[c]) for c in range(n)] for x in range(n)] if gamma else []
     count_wrong = bool(gamma or sort_groups_only)
     sadable = [inside[c] and c != lone for c in range(n)]  # the cells whose card's happiness counts (eta term)
     size = len(region)
-    neighbour_cells, moves_masked = board._neighbour_cells, board._moves_masked
+    neighbour_cells, moves_masked, one = board._neighbour_cells, board._moves_masked, board.one
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
 
     # nodes: (position, g, parent, a, b, where each card stands, cards outside their group, cards out of place)
@@ -408,13 +430,13 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         base = g + 1 + weight * h
         swaps = moves_masked(pos, nbc, cellnb)
         if lazy:
-            # a lower bound of every child's eta delta: a neighbour's cell beside p or q can only turn happy;
-            # low[c]: cell c's share (its own card, and the unhappy cells beside it)
-            low = sad[:]
-            for c in region:
-                if sad[c]:
-                    for e in adj[c]:
-                        low[e] += 1
+            # A lower bound of every child's eta delta (the exact one when no card turns unhappy): both moved
+            # cards end happy, and an unhappy card turns happy only if it stands beside q and is a
+            # rank-neighbour of x (now in q), or beside p and a rank-neighbour of y; a cell beside both p and q
+            # counts twice when they do not touch (as in the exact delta). ``sadm``: the unhappy cells; ``sadnb[x]``:
+            # the cells of card x's unhappy rank-neighbours.
+            sadm = sum([one[c] for c in region if sad[c]])
+            sadnb = [m & sadm for m in nbc] if sadm else [0] * n  # each card's unhappy rank-neighbours' cells
             for (p, q) in swaps:
                 if restricted and not (inside[p] and inside[q]):
                     continue
@@ -429,11 +451,17 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                     dh, extra = alpha, charge_lone if lone in (p, q) else charge_other
                 if beta:
                     dh += beta * ((tx == p) + (ty == q) - placed)
-                if gamma:
+                if gamma and group[x] != group[y]:  # (two cards of one group: no change)
                     mx, my = mis[x], mis[y]
-                    dh += gamma * ((mx >> q & 1) + (my >> p & 1) - (mx >> p & 1) - (my >> q & 1))
+                    dh += gamma * (mx[q] + my[p] - mx[p] - my[q])
                 counter += 1
-                lo = -(low[p] + low[q])
+                lo = -(sad[p] + sad[q])
+                sx, sy = sadnb[x], sadnb[y]
+                if sx or sy:
+                    ap, aq = adjmask[p], adjmask[q]
+                    u = (aq & sx) | (ap & sy)
+                    if u:
+                        lo -= u.bit_count() if ap >> q & 1 else u.bit_count() + (u & ap & aq).bit_count()
                 push(heap, (base + extra + weight * (dh + eta * lo),
                             -placed + rng.random() if rng is not None else ties[placed], counter, idx, p, q,
                             float(lo)))
@@ -452,9 +480,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 dh, extra = alpha, charge_lone if lone in (p, q) else charge_other
             if beta:
                 dh += beta * ((tx == p) + (ty == q) - placed)
-            if gamma:
+            if gamma and group[x] != group[y]:
                 mx, my = mis[x], mis[y]
-                dh += gamma * ((mx >> q & 1) + (my >> p & 1) - (mx >> p & 1) - (my >> q & 1))
+                dh += gamma * (mx[q] + my[p] - mx[p] - my[q])
             if exact:
                 # Only the moved cards and the rank-neighbours of the moved cards can change their
                 # happiness; both moved cards touch a neighbour after a legal swap. A cell beside both
