@@ -44,6 +44,7 @@ deals from easy to hard; length / lower bound is reported by the benchmark separ
 
 from __future__ import annotations
 
+import functools
 import heapq
 import importlib
 import random
@@ -263,6 +264,33 @@ class Setting:
     charge_other: float = 0.0
 
 
+@functools.lru_cache(maxsize=64)
+def _key_steps(weight: float, alpha: float, beta: float, gamma: float, eta: float
+               ) -> tuple[list[list[list[float]]], list[list[list[float]]]]:
+    """The lazy search's key increments ``weight * (dh + eta * lo)``, computed once, as :func:`_search` weighs
+    them: ``dh = -alpha`` (a swap inside a cycle; the second table: ``+alpha``, a merge), ``dh += beta * b``,
+    ``dh += gamma * c``; indexed ``[b][c][lo]`` for ``b, c`` in -2..2 and ``lo`` in -31..0 (negative indices
+    count from the end, so ``table[b][c][lo]`` is the increment for those very values)."""
+    tables = []
+    for sign in (-alpha, alpha):
+        table = []
+        for b in (0, 1, 2, -2, -1):
+            row = []
+            for c in (0, 1, 2, -2, -1):
+                dh = sign
+                if beta:
+                    dh += beta * b
+                if gamma:
+                    dh += gamma * c
+                steps = [0.0] * 32
+                for lo in range(-31, 1):
+                    steps[lo] = weight * (dh + eta * lo)
+                row.append(steps)
+            table.append(row)
+        tables.append(table)
+    return tables[0], tables[1]
+
+
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
             cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
             sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
@@ -301,6 +329,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     size = len(region)
     neighbour_cells, moves_masked, one = board._neighbour_cells, board._moves_masked, board.one
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
+    as_float = [0.0] + [float(k) for k in range(-31, 0)]  # as_float[k] == float(k) for -31 <= k <= 0
+    same_cycle, merging = _key_steps(weight, alpha, beta, gamma, eta) if lazy else ([], [])
 
     # nodes: (position, g, parent, a, b, where each card stands, cards outside their group, cards out of place)
     start_pos = bytearray(n)
@@ -437,34 +467,39 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             # the cells of card x's unhappy rank-neighbours.
             sadm = sum([one[c] for c in region if sad[c]])
             sadnb = [m & sadm for m in nbc] if sadm else [0] * n  # each card's unhappy rank-neighbours' cells
+            # every cell's card, its goal cell, cycle, group, unhappiness and unhappy neighbours' cells
+            info = [(z, target[z], cyc[c], group[z], sad[c], sadnb[z]) for c, z in enumerate(at)]
+            merge_key = base + charge_other
             for (p, q) in swaps:
                 if restricted and not (inside[p] and inside[q]):
                     continue
-                x, y = at[p], at[q]
-                tx, ty = target[x], target[y]
+                x, tx, cp, gx, sp, sx = info[p]
+                y, ty, cq, gy, sq, sy = info[q]
                 if focus and tx == p and ty == q:
                     continue
                 placed = (tx == q) + (ty == p)
-                if cyc[p] == cyc[q]:
-                    dh, extra = -alpha, 0.0
+                # the key's increment weight * (dh + eta * lo) from the table, dh = -+alpha + beta * (in place
+                # before - after) + gamma * (outside the group after - before), lo the eta delta's lower bound
+                if cp == cq:
+                    key, table = base, same_cycle  # (base + 0.0 is base)
                 else:
-                    dh, extra = alpha, charge_lone if lone in (p, q) else charge_other
-                if beta:
-                    dh += beta * ((tx == p) + (ty == q) - placed)
-                if gamma and group[x] != group[y]:  # (two cards of one group: no change)
+                    key = merge_key if lone < 0 else base + (charge_lone if lone in (p, q) else charge_other)
+                    table = merging
+                table = table[(tx == p) + (ty == q) - placed]
+                if gx != gy and gamma:  # (two cards of one group: no change)
                     mx, my = mis[x], mis[y]
-                    dh += gamma * (mx[q] + my[p] - mx[p] - my[q])
+                    table = table[mx[q] + my[p] - mx[p] - my[q]]
+                else:
+                    table = table[0]
                 counter += 1
-                lo = -(sad[p] + sad[q])
-                sx, sy = sadnb[x], sadnb[y]
+                lo = -(sp + sq)
                 if sx or sy:
                     ap, aq = adjmask[p], adjmask[q]
                     u = (aq & sx) | (ap & sy)
                     if u:
                         lo -= u.bit_count() if ap >> q & 1 else u.bit_count() + (u & ap & aq).bit_count()
-                push(heap, (base + extra + weight * (dh + eta * lo),
-                            -placed + rng.random() if rng is not None else ties[placed], counter, idx, p, q,
-                            float(lo)))
+                push(heap, (key + table[lo], -placed + rng.random() if rng is not None else ties[placed], counter,
+                            idx, p, q, as_float[lo]))
             continue
         for (p, q) in swaps:
             if restricted and not (inside[p] and inside[q]):
