@@ -97,7 +97,14 @@ class _Board:
         #: ``one[c]``: the bit of cell ``c``; ``adj4[c]``: the cells beside ``c``, padded to four with ``n``
         #: (a cell of no card, for the move generator's masks).
         self.one = [1 << c for c in range(n)]
-        self.every = (1 << n) - 1
+        #: ``adjset[c]``: the cells beside ``c``; ``cells_of[m]``: the cells of ``m`` in increasing order, for every
+        #: ``m`` that is a part of the cells beside some cell
+        self.adjset = [frozenset(a) for a in self.adj]
+        self.cells_of: dict[int, tuple[int, ...]] = {}
+        for cells in self.adj:
+            for part in range(1 << len(cells)):
+                chosen = tuple(c for k, c in enumerate(cells) if part >> k & 1)
+                self.cells_of[sum(1 << c for c in chosen)] = chosen
         self.adj4 = [(a + (n, n, n, n))[:4] for a in self.adj]
         movable = sum(1 << c for c in range(n) if not self.fixed[c])
         blockmask = [sum(1 << c for c in range(n) if self.block[c] == self.block[a]) for a in range(n)]
@@ -117,7 +124,7 @@ class _Board:
         swap counts too: the card ``y`` taken from ``b`` may also land beside ``x`` itself, when ``b``
         touches ``a`` and ``x`` is a rank-neighbour of ``y`` (``nbc[x] & adjmask[a]``)."""
         nbc, cellnb = self._neighbour_cells(at, pos)
-        return self._moves_masked(pos, nbc, cellnb)
+        return self._moves_masked(at, pos, nbc, cellnb)
 
     def _neighbour_cells(self, at: Sequence[int], pos: Sequence[int]) -> tuple[list[int], list[int]]:
         """``nbc[x]``: the cells of card ``x``'s two rank-neighbours (a bit mask); ``cellnb[c]``: ``nbc`` of the
@@ -129,17 +136,20 @@ class _Board:
         cellnb.append(0)
         return nbc, cellnb
 
-    def _moves_masked(self, pos: Sequence[int], nbc: list[int], cellnb: list[int]) -> set[tuple[int, int]]:
+    def _moves_masked(self, at: Sequence[int], pos: Sequence[int], nbc: list[int], cellnb: list[int]
+                      ) -> set[tuple[int, int]]:
         """:meth:`moves` from :meth:`_neighbour_cells`.
 
         The rule is symmetric: a legal swap of two cards neither of which stands in the lone cell is found
-        from both cards, so the walk skips a swap with a card it has walked already (``later``: the cells of
-        the cards still to come), which adds nothing new to the set, nor changes its order."""
+        from both cards, so the walk skips a swap with a card it has walked already (a smaller card), which
+        adds nothing new to the set, nor changes its order."""
         nb, adjmask, fixed, allow, lone, one = self.nb, self.adjmask, self.fixed, self.allow, self.lone, self.one
-        welcome = [cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4] for e1, e2, e3, e4 in self.adj4]
+        adjset, cells_of = self.adjset, self.cells_of
+        # the cells that may trade with each cell whose cards may land there (beside a rank-neighbour)
+        welcome = [(cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4]) & ok
+                   for (e1, e2, e3, e4), ok in zip(self.adj4, allow, strict=True)]
         out: set[tuple[int, int]] = set()
         add = out.add
-        later = self.every
         for x in range(self.n):
             a = pos[x]
             if fixed[a]:
@@ -147,31 +157,33 @@ class _Board:
             m1, m2 = nb[x]
             q1, q2 = pos[m1], pos[m2]
             if a == lone:
-                ok, touch = allow[a], 0
+                ok, t1, t2, least = allow[a], False, False, -1  # any card may enter the lone cell
             else:
-                later ^= one[a]
-                ma = adjmask[a]
-                nx = nbc[x] & ma  # x's neighbours beside a: each may trade places with x
-                ok = (welcome[a] | nx) & allow[a] & later
-                touch = nx & ok
-            v1 = adjmask[q1] & ok
-            v2 = adjmask[q2] & ok & ~v1
-            if not (v1 | v2 | touch):
-                continue
-            if touch >> q1 & 1:
+                # x's neighbours beside a trade places with it; the card of b may also land beside x itself
+                # (x in b, b beside a), so those cells count as welcome too
+                adja = adjset[a]
+                t1 = q1 in adja and m1 > x and not fixed[q1]
+                t2 = q2 in adja and m2 > x and not fixed[q2]
+                ok = welcome[a]
+                if t1:
+                    ok |= one[q1]
+                if t2:
+                    ok |= one[q2]
+                least = x
+            if t1:
                 add((a, q1) if a < q1 else (q1, a))  # two touching neighbours trade places
-            while v1:
-                low = v1 & -v1
-                b = low.bit_length() - 1
-                add((a, b) if a < b else (b, a))
-                v1 ^= low
-            if touch >> q2 & 1:
+            v = adjmask[q1] & ok
+            if v:
+                for b in cells_of[v]:
+                    if at[b] > least:
+                        add((a, b) if a < b else (b, a))
+            if t2:
                 add((a, q2) if a < q2 else (q2, a))
-            while v2:
-                low = v2 & -v2
-                b = low.bit_length() - 1
-                add((a, b) if a < b else (b, a))
-                v2 ^= low
+            v = adjmask[q2] & ok
+            if v:
+                for b in cells_of[v]:
+                    if at[b] > least:
+                        add((a, b) if a < b else (b, a))
         return out
 
     def _moves_plain(self, at: Sequence[int], pos: Sequence[int]) -> set[tuple[int, int]]:
@@ -458,7 +470,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        swaps = moves_masked(pos, nbc, cellnb)
+        swaps = moves_masked(at, pos, nbc, cellnb)
         if lazy:
             # A lower bound of every child's eta delta (the exact one when no card turns unhappy): both moved
             # cards end happy, and an unhappy card turns happy only if it stands beside q and is a
