@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -26,11 +26,29 @@ SHORTEN_DEPTH = 3
 
 def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Shorten a solution (every change is checked with the move rule and keeps the end position):
-    pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that make
-    one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
-    depend on each other re-joined by a small search (:func:`_rejoin_traces`), again while it gets
-    shorter."""
-    first = True
+    the local passes (:func:`_shorten_local`) until they find nothing more, then swaps carried
+    along the solution until they cancel out (:func:`_transport`), and the local passes again after
+    each gain. Never longer than the local passes alone: the carried rewrites only ever cut."""
+    path = _shorten_local(board, path, deadline)
+    while deadline is None or time.perf_counter() <= deadline:
+        length = len(path)
+        path = _transport(board, path, deadline)
+        if len(path) == length:
+            break
+        length = len(path)
+        path = _shorten_local(board, path, deadline, rejoin=False)
+        if len(path) == length:
+            break  # the carried rewrites have run to the end already: again only after other changes
+    return path
+
+
+def _shorten_local(board: _Board, path: list[tuple[int, int]], deadline: float | None,
+                   rejoin: bool = True) -> list[tuple[int, int]]:
+    """Pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that
+    make one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
+    depend on each other re-joined by a small search (:func:`_rejoin_traces`; the first time only
+    when ``rejoin`` is true), again while the solution gets shorter."""
+    first = rejoin
     while True:
         length = len(path)
         path = _cancel_pairs(board, path, deadline)
@@ -100,11 +118,12 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
     frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
     seen = {start}
     pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
+    legal = _legal_fn(board)
     for _ in range(most):
         nxt = []
         for at, sub in frontier:
             for a, b in pairs:
-                if not board.legal_swap(at, a, b):
+                if not legal(at, a, b):
                     continue
                 cur = bytearray(at)
                 cur[a], cur[b] = cur[b], cur[a]
@@ -145,6 +164,41 @@ def _tables(board: _Board) -> tuple[list[int], list[frozenset[int]]]:
     nbm = [(1 << a) | (1 << b) for a, b in board.nb]
     near = [frozenset((c, *board.adj[c])) for c in range(board.n)]
     return nbm, near
+
+
+@lru_cache(maxsize=16)
+def _legal_fn(board: _Board) -> Callable[[bytes | bytearray, int, int], bool]:
+    """``_Board.legal_swap`` with the board's tables bound and neighbours as bit masks (the same
+    rule; a test compares them)."""
+    nbm, _ = _tables(board)
+    adj = board.adj
+    frozen = board.frozen
+    lone = board.lone
+    block = board.block
+
+    def legal(at: bytes | bytearray, p: int, q: int) -> bool:
+        if p == q or p in frozen or q in frozen:
+            return False
+        if lone >= 0 and block[p] != block[q] and p != lone and q != lone:
+            return False
+        x, y = at[p], at[q]
+        if q != lone:
+            want = nbm[x]
+            for t in adj[q]:
+                if want >> (y if t == p else at[t]) & 1:
+                    break
+            else:
+                return False
+        if p != lone:
+            want = nbm[y]
+            for t in adj[p]:
+                if want >> (x if t == q else at[t]) & 1:
+                    break
+            else:
+                return False
+        return True
+
+    return legal
 
 
 class _Window:
@@ -271,9 +325,10 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
     """Whether ``sub`` is legal from ``start`` swap by swap and ends at ``end``."""
+    legal = _legal_fn(board)
     cur = bytearray(start)
     for a, b in sub:
-        if not board.legal_swap(cur, a, b):
+        if not legal(cur, a, b):
             return False
         cur[a], cur[b] = cur[b], cur[a]
     return cur == end
@@ -322,6 +377,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     trade places among the cells they hold, so the end position is checked by the replay. For each
     ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
     three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
+    legal = _legal_fn(board)
     changed = True
     while changed:
         changed = False
@@ -352,7 +408,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
                         for t, (p, q) in rest:
                             if t == at:
                                 p, q = sorted((cur.index(x), cur.index(y)))
-                            if not board.legal_swap(cur, p, q):
+                            if not legal(cur, p, q):
                                 ok = False
                                 break
                             cur[p], cur[q] = cur[q], cur[p]
@@ -474,4 +530,222 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
         path = path[:i] + mid + path[stop:]
         states = states[:i + 1] + _states_along(states[i], mid)[1:] + states[stop + 1:]
         i = max(0, i - swaps)
+    return path
+
+
+#: Carrying swaps along a solution (:func:`_transport`): at most ``CARRY_NODES`` states from each swap,
+#: over at most ``CARRY_SPAN`` swaps after it, the carried permutation moving at most ``CARRY_CELLS``
+#: cells; its swaps are re-joined within ``CARRY_EMIT`` states; at most ``CARRY_BUDGET`` states in all.
+CARRY_NODES = 300
+CARRY_SPAN = 150
+CARRY_CELLS = 8
+CARRY_EMIT = 30
+CARRY_BUDGET = 60000
+#: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
+CARRY_BACK = 20
+FRESH_PLAY = True
+MERGES_ONLY = False
+
+#: A sequence of swaps built backwards: ``(earlier, swap)`` or None.
+_Chain = tuple["_Chain", tuple[int, int]] | None
+
+
+def _unchain(chain: _Chain) -> list[tuple[int, int]]:
+    out = []
+    while chain is not None:
+        chain, swap = chain
+        out.append(swap)
+    out.reverse()
+    return out
+
+
+def _min_swaps(d: dict[int, int]) -> int:
+    """The fewest swaps that make the permutation ``d`` (its moved cells minus its cycles)."""
+    seen: set[int] = set()
+    cycles = 0
+    for c in d:
+        if c not in seen:
+            cycles += 1
+            while c not in seen:
+                seen.add(c)
+                c = d[c]
+    return len(d) - cycles
+
+
+def _same_cycle(d: dict[int, int], a: int, b: int) -> bool:
+    """Whether cells ``a`` and ``b`` are in one cycle of the permutation ``d`` (cells it does not move
+    are cycles of their own)."""
+    if a not in d:
+        return False
+    c = d[a]
+    while c != a:
+        if c == b:
+            return True
+        c = d[c]
+    return False
+
+
+def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: int) -> list[tuple[int, int]] | None:
+    """A legal sequence of at most ``most`` swaps from ``cur`` to ``cur`` followed by ``d``: the
+    fewest swaps that make ``d``, one cycle after another, when they are legal in that order; else
+    a re-join among ``d``'s cells (:func:`_rejoin`, at most ``emit_nodes`` states).
+
+    None at once when a card cannot get to its cell: every card of ``d``'s cells moves, and the last
+    swap that brings it to its cell needs a rank-neighbour beside that cell, either outside ``d``'s
+    cells (those never move here) or a card of ``d``'s cells, which needs a cell of ``d`` there."""
+    nbm, _ = _tables(board)
+    inside = 0
+    for c in d:
+        inside |= 1 << cur[c]
+    adj, lone = board.adj, board.lone
+    for u, v in d.items():
+        if u == lone:
+            continue
+        want = nbm[cur[v]]  # the neighbours of the card that ends in u
+        if want & inside and any(t in d for t in adj[u]):
+            continue
+        if not any(t not in d and want >> cur[t] & 1 for t in adj[u]):
+            return None
+    legal = _legal_fn(board)
+    at = bytearray(cur)
+    rest = dict(d)
+    out = []
+    for c in d:
+        while rest.get(c, c) != c:
+            e = rest[c]
+            if not legal(at, c, e):
+                break
+            at[c], at[e] = at[e], at[c]
+            out.append((c, e) if c < e else (e, c))
+            # the rest r after the swap s = (c e) satisfies s r = rest: r = s rest, which fixes c
+            rest = {x: (e if y == c else c if y == e else y) for x, y in rest.items()}
+            rest = {x: y for x, y in rest.items() if x != y}
+        if rest.get(c, c) != c:
+            break
+    if not rest:
+        return out
+    goal = bytearray(cur)
+    for x, y in d.items():
+        goal[x] = cur[y]
+    return _rejoin(board, cur, bytes(goal), sorted(d), most, emit_nodes)
+
+
+def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
+           cells_cap: int, emit_nodes: int) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
+    """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
+    position after each swap ``k`` is the new one followed by ``d``), along the swaps after it.
+
+    At each later swap ``b``: *skip* it (``d`` takes it in: one swap fewer), or play it where it
+    was (``d`` is conjugated by it: its cells follow ``b``), or play it on the cards it moved (``b``
+    conjugated by ``d``; the same as the first when ``b`` does not touch ``d``'s cells). Every swap
+    played is checked with the move rule (the cards of ``d``'s cells differ from the solution's).
+    When the swaps taken out outnumber the fewest that make ``d`` by two or more, ``d``'s swaps are
+    played right there (:func:`_emit`): the swaps ``i..k-1`` become the swaps played and those.
+    Depth first (a skip that makes ``d`` cheaper first, one that makes it dearer last), at most
+    ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``."""
+    legal = _legal_fn(board)
+    p, q = path[i]
+    end = min(len(path), i + span)
+    nearmask = board.nearmask
+    # (next swap, position, d, swaps taken out, fewest swaps making d, swaps played, whether d's swaps
+    # may be playable: not when they were not at a position the same in d's cells and around them)
+    stack: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = [
+        (i + 1, states[i], {p: q, q: p}, 1, 1, None, True)]
+    nodes = 0
+    while stack:
+        k, cur, d, removed, need, chain, fresh = stack.pop()
+        nodes += 1
+        if nodes > node_cap:
+            break
+        if not d:
+            return (k, _unchain(chain)), nodes
+        if fresh and removed - need >= 2:
+            sub = _emit(board, cur, d, removed - 2, emit_nodes)
+            if sub is not None:
+                return (k, _unchain(chain) + sub), nodes
+            fresh = False
+        if k >= end:
+            continue
+        a, b = path[k]
+        da, db = d.get(a, a), d.get(b, b)
+        # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
+        skip = None
+        grow = (a not in d) + (b not in d)
+        if len(d) + grow <= cells_cap:
+            skipped = dict(d)
+            skipped[a], skipped[b] = db, da
+            if db == a:
+                del skipped[a]
+            if da == b:
+                del skipped[b]
+            if _same_cycle(d, a, b):
+                skip = (k + 1, cur, skipped, removed + 1, need - 1, chain, True)  # tried first
+            else:
+                stack.append((k + 1, cur, skipped, removed + 1, need + 1, chain, True))  # tried last
+        if a in d or b in d:
+            # b on the cards it moved: the cells d puts them in
+            if legal(cur, da, db):
+                nxt = bytearray(cur)
+                nxt[da], nxt[db] = nxt[db], nxt[da]
+                played = (da, db) if da < db else (db, da)
+                stack.append((k + 1, bytes(nxt), d, removed, need, (chain, played), FRESH_PLAY))
+            # b where it was: d's cells follow b
+            if legal(cur, a, b):
+                nxt = bytearray(cur)
+                nxt[a], nxt[b] = nxt[b], nxt[a]
+                sw = {a: b, b: a}
+                stack.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed, need,
+                              (chain, (a, b)), FRESH_PLAY))
+        elif legal(cur, a, b):
+            nxt = bytearray(cur)
+            nxt[a], nxt[b] = nxt[b], nxt[a]
+            if not fresh and FRESH_PLAY:
+                zone = 0
+                for c in d:
+                    zone |= nearmask[c]
+                fresh = bool(zone >> a & 1 or zone >> b & 1)  # b changed what d's cells look at
+            stack.append((k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), fresh))
+        if skip is not None:
+            stack.append(skip)
+    return None, nodes
+
+
+def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | None, node_cap: int | None = None,
+               span: int | None = None, cells_cap: int | None = None, emit_nodes: int | None = None,
+               budget: int | None = None) -> list[tuple[int, int]]:
+    """Take each swap out in turn and carry it along the solution (:func:`_carry`) until it cancels
+    out with later swaps taken out, the swaps between kept (where they were, or on the same cards)
+    and checked with the move rule; the rewrite ends exactly where the solution's swaps that it
+    replaces ended. Finds what the pairs that cancel out find (all kept where they were, or all on
+    the same cards) and rewrites whose swaps are far apart, with swaps between that move the same
+    cells (which the windows of swaps that depend on each other cannot move out of the way)."""
+    node_cap = CARRY_NODES if node_cap is None else node_cap
+    span = CARRY_SPAN if span is None else span
+    cells_cap = CARRY_CELLS if cells_cap is None else cells_cap
+    emit_nodes = CARRY_EMIT if emit_nodes is None else emit_nodes
+    budget = CARRY_BUDGET if budget is None else budget
+    states = _states_along(board.start, path)
+    spent = 0
+    i = 0
+    while i < len(path) - 1 and spent <= budget:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if MERGES_ONLY:
+            cyc, _ = board.cycles(states[i])
+            if cyc[path[i][0]] == cyc[path[i][1]]:
+                i += 1
+                continue
+        found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes)
+        spent += nodes
+        if found is None:
+            i += 1
+            continue
+        k, sub = found
+        mid = _states_along(states[i], sub)
+        if mid[-1] != states[k] or not _replays(board, states[i], sub, states[k]):
+            i += 1  # never happens (every swap was checked and d is exact); kept as a guard
+            continue
+        path = path[:i] + sub + path[k:]
+        states = states[:i] + mid + states[k + 1:]
+        i = max(0, i - CARRY_BACK)
     return path
