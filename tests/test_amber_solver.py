@@ -259,3 +259,32 @@ def test_masked_move_generator_is_the_plain_walk_and_the_rules(name: str, number
     masked = board.moves(at, pos)
     assert list(masked) == list(board._moves_plain(at, pos))
     assert sorted(Swap(a, b) for a, b in masked) == position.legal_moves()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["arden", "kolvir", "pattern", "path-36"]),
+       number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
+       unhappy_counts=st.booleans())
+def test_a_childs_cell_lists_from_its_parents_are_its_own(name: str, number: int, steps: int,
+                                                          unhappy_counts: bool) -> None:
+    """The search derives a state's cell lists (neighbours' cells, welcome masks, unhappy cards) from its
+    parent's (``_child_cell_lists``): they equal the lists computed afresh (``_cell_lists``), after every legal
+    swap of a position reached by random play, with and without the unhappy cards counted."""
+    position = _random_play(get_game(name).deal(number), steps, number)
+    board = amber_solver._Board(position)
+    at = list(board.start)
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    sadable = [cell != board.lone for cell in range(board.n)] if unhappy_counts else None
+    lists = board._cell_lists(at, pos, sadable)
+    stored = tuple(tuple(part) for part in lists[:4]) + (lists[4],)
+    for move in position.legal_moves()[:12]:
+        assert isinstance(move, Swap)
+        child = at[:]
+        child[move.a], child[move.b] = child[move.b], child[move.a]
+        where = pos[:]
+        where[child[move.a]], where[child[move.b]] = move.a, move.b
+        fresh = board._cell_lists(child, where, sadable)
+        assert board._child_cell_lists(stored, child, where, move.a, move.b, sadable) == fresh
+        assert board._moves_masked(child, where, fresh[0], fresh[2]) == board.moves(child, where)

@@ -58,6 +58,11 @@ from ..games.base import GameError, Position
 from . import Solution
 from .amber_shorten import shorten
 
+#: A position's cell lists (``_Board._cell_lists``): nbc, cellnb, welcome, sad, and the number of unhappy cards.
+CellLists = tuple[list[int], list[int], list[int], list[int], int]
+#: The same, kept for a state's children (tuples or lists).
+StoredCellLists = tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], int]
+
 #: Safety cap on expanded states when the caller gives neither a time nor a node limit.
 DEFAULT_NODE_CAP = 2_000_000
 
@@ -124,7 +129,7 @@ class _Board:
         swap counts too: the card ``y`` taken from ``b`` may also land beside ``x`` itself, when ``b``
         touches ``a`` and ``x`` is a rank-neighbour of ``y`` (``nbc[x] & adjmask[a]``)."""
         nbc, cellnb = self._neighbour_cells(at, pos)
-        return self._moves_masked(at, pos, nbc, cellnb)
+        return self._moves_masked(at, pos, nbc, self._welcome(cellnb))
 
     def _neighbour_cells(self, at: Sequence[int], pos: Sequence[int]) -> tuple[list[int], list[int]]:
         """``nbc[x]``: the cells of card ``x``'s two rank-neighbours (a bit mask); ``cellnb[c]``: ``nbc`` of the
@@ -136,18 +141,59 @@ class _Board:
         cellnb.append(0)
         return nbc, cellnb
 
-    def _moves_masked(self, at: Sequence[int], pos: Sequence[int], nbc: list[int], cellnb: list[int]
+    def _welcome(self, cellnb: list[int]) -> list[int]:
+        """``welcome[a]``: the cells that may trade with cell ``a`` whose cards may land in ``a`` (beside a
+        rank-neighbour; the other card of the swap aside)."""
+        return [(cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4]) & ok
+                for (e1, e2, e3, e4), ok in zip(self.adj4, self.allow, strict=True)]
+
+    def _cell_lists(self, at: Sequence[int], pos: Sequence[int], sadable: list[bool] | None) -> CellLists:
+        """What the search reads of a position, cell by cell: ``nbc`` and ``cellnb`` (:meth:`_neighbour_cells`),
+        ``welcome`` (:meth:`_welcome`), ``sad[c]`` (1: the card of cell ``c`` touches no rank-neighbour, among
+        the cells ``sadable``; all 0 without them) and the number of such cards."""
+        nbc, cellnb = self._neighbour_cells(at, pos)
+        if sadable is None:
+            sad = [0] * self.n
+        else:
+            sad = [1 if ok and not (m & z) else 0 for ok, m, z in zip(sadable, self.adjmask, cellnb, strict=False)]
+        return nbc, cellnb, self._welcome(cellnb), sad, sum(sad)
+
+    def _child_cell_lists(self, lists: StoredCellLists, at: Sequence[int], pos: Sequence[int], p: int, q: int,
+                          sadable: list[bool] | None) -> CellLists:
+        """:meth:`_cell_lists` of ``at`` from those of its parent, ``at`` with cells ``p`` and ``q`` swapped back:
+        only the moved cards' rank-neighbours see their neighbours' cells change, only the cells of those and of
+        the moved cards their ``cellnb`` and ``sad``, and only the cells beside those their ``welcome``."""
+        nbc, cellnb, welcome, sad = list(lists[0]), list(lists[1]), list(lists[2]), list(lists[3])
+        unhappy = lists[4]
+        nb, one, adj, adj4, allow = self.nb, self.one, self.adj, self.adj4, self.allow
+        changed = [p, q]
+        for z in nb[at[p]] + nb[at[q]]:
+            z1, z2 = nb[z]
+            nbc[z] = one[pos[z1]] | one[pos[z2]]
+            changed.append(pos[z])
+        for c in changed:
+            cellnb[c] = nbc[at[c]]
+        for c in changed:
+            for e in adj[c]:
+                e1, e2, e3, e4 = adj4[e]
+                welcome[e] = (cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4]) & allow[e]
+        if sadable is not None:
+            adjmask = self.adjmask
+            for c in changed:
+                now = 1 if sadable[c] and not (adjmask[c] & cellnb[c]) else 0
+                unhappy += now - sad[c]
+                sad[c] = now
+        return nbc, cellnb, welcome, sad, unhappy
+
+    def _moves_masked(self, at: Sequence[int], pos: Sequence[int], nbc: list[int], welcome: list[int]
                       ) -> set[tuple[int, int]]:
-        """:meth:`moves` from :meth:`_neighbour_cells`.
+        """:meth:`moves` from :meth:`_neighbour_cells` and :meth:`_welcome`.
 
         The rule is symmetric: a legal swap of two cards neither of which stands in the lone cell is found
         from both cards, so the walk skips a swap with a card it has walked already (a smaller card), which
         adds nothing new to the set, nor changes its order."""
         nb, adjmask, fixed, allow, lone, one = self.nb, self.adjmask, self.fixed, self.allow, self.lone, self.one
         adjset, cells_of = self.adjset, self.cells_of
-        # the cells that may trade with each cell whose cards may land there (beside a rank-neighbour)
-        welcome = [(cellnb[e1] | cellnb[e2] | cellnb[e3] | cellnb[e4]) & ok
-                   for (e1, e2, e3, e4), ok in zip(self.adj4, allow, strict=True)]
         out: set[tuple[int, int]] = set()
         add = out.add
         for x in range(self.n):
@@ -276,6 +322,10 @@ class Setting:
     charge_other: float = 0.0
 
 
+#: How many expanded states keep their cell lists for their children (a power of two, minus one).
+RING = 4095
+
+
 @functools.lru_cache(maxsize=64)
 def _key_steps(weight: float, alpha: float, beta: float, gamma: float, eta: float
                ) -> tuple[list[list[list[float]]], list[list[list[float]]]]:
@@ -339,7 +389,11 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     count_wrong = bool(gamma or sort_groups_only)
     sadable = [inside[c] and c != lone for c in range(n)]  # the cells whose card's happiness counts (eta term)
     size = len(region)
-    neighbour_cells, moves_masked, one = board._neighbour_cells, board._moves_masked, board.one
+    moves_masked, one = board._moves_masked, board.one
+    cell_lists, child_cell_lists = board._cell_lists, board._child_cell_lists
+    sad_cells = sadable if eta else None
+    # the cell lists of the last expanded states (by node index modulo RING + 1): a child's come from its parent's
+    ring: list[tuple[int, StoredCellLists] | None] = [None] * (RING + 1)
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
     as_float = [0.0] + [float(k) for k in range(-31, 0)]  # as_float[k] == float(k) for -31 <= k <= 0
     same_cycle, merging = _key_steps(weight, alpha, beta, gamma, eta) if lazy else ([], [])
@@ -442,12 +496,14 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         h = alpha * bound + gamma * wrong
         if beta:
             h += beta * out
-        nbc, cellnb = neighbour_cells(at, pos)
-        if eta:
-            sad = [1 if ok and not (m & z) else 0 for ok, m, z in zip(sadable, adjmask, cellnb, strict=False)]
-            h += eta * sum(sad)
+        got = ring[parent & RING] if a >= 0 else None
+        if got is not None and got[0] == parent:  # the parent's cell lists are at hand
+            lists = child_cell_lists(got[1], at, pos, a, b, sad_cells)
         else:
-            sad = [0] * n
+            lists = cell_lists(at, pos, sad_cells)
+        nbc, _, welcome, sad, unhappy = lists
+        if eta:
+            h += eta * unhappy
         f = g + weight * h
         if not done and not evaluated and f > key_f + tolerance:
             # the estimate was too kind: put it back with its true value
@@ -459,6 +515,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             idx = len(nodes) - 1
         else:
             idx = 0
+        # kept as tuples of ints, which the garbage collector stops tracking (lists would make it sweat)
+        ring[idx & RING] = (idx, (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy))
         nearness = wrong if sort_groups_only else bound
         if nearness < best_near:
             best_near, best_idx = nearness, idx
@@ -470,7 +528,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        swaps = moves_masked(at, pos, nbc, cellnb)
+        swaps = moves_masked(at, pos, nbc, welcome)
         if lazy:
             # A lower bound of every child's eta delta (the exact one when no card turns unhappy): both moved
             # cards end happy, and an unhappy card turns happy only if it stands beside q and is a
