@@ -71,6 +71,8 @@ def _whole(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     return path
 
 
+#: States of the chain plan before the group plan takes over (0: the group plan alone).
+CHAIN_CAP = ARDEN_CHAIN_CAP
 #: The first gathering's settings (``None``: ``amber``'s "gather-groups"); after them the last one again with
 #: new seeds and doubled budgets, as in every phase.
 FIRST: list[Setting] | None = None
@@ -108,9 +110,10 @@ def plan_arden(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     path = _whole(board, game, budget)
     if path is not None:
         return path
-    sub = _Budget(budget.deadline, budget.left(ARDEN_CHAIN_CAP))
-    path = _chain(board, game, sub)
-    budget.used += sub.used
-    if path is not None:
-        return path
+    if CHAIN_CAP > 0:
+        sub = _Budget(budget.deadline, budget.left(CHAIN_CAP))
+        path = _chain(board, game, sub)
+        budget.used += sub.used
+        if path is not None:
+            return path
     return _run_plan(board, game, _plan_arden(game, board, "groups"), budget)
