@@ -535,10 +535,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             # rank-neighbour of x (now in q), or beside p and a rank-neighbour of y; a cell beside both p and q
             # counts twice when they do not touch (as in the exact delta). ``sadm``: the unhappy cells; ``sadnb[x]``:
             # the cells of card x's unhappy rank-neighbours.
-            sadm = sum([one[c] for c in region if sad[c]])
-            sadnb = [m & sadm for m in nbc] if sadm else [0] * n  # each card's unhappy rank-neighbours' cells
             # every cell's card, its goal cell, cycle, group, unhappiness and unhappy neighbours' cells
-            info = [(z, target[z], cyc[c], group[z], sad[c], sadnb[z]) for c, z in enumerate(at)]
+            if unhappy:
+                sadm = sum([one[c] for c in region if sad[c]])
+                info = [(z, target[z], cyc[c], group[z], sad[c], nbc[z] & sadm) for c, z in enumerate(at)]
+            else:
+                info = [(z, target[z], cyc[c], group[z], 0, 0) for c, z in enumerate(at)]
             merge_key = base + charge_other
             for (p, q) in swaps:
                 if restricted and not (inside[p] and inside[q]):
