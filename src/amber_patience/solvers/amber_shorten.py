@@ -545,6 +545,8 @@ CARRY_BUDGET = 60000
 CARRY_BACK = 20
 FRESH_PLAY = True
 MERGES_ONLY = False
+EMIT_STUCK = 0
+FRESH_GROW = True
 
 #: A sequence of swaps built backwards: ``(earlier, swap)`` or None.
 _Chain = tuple["_Chain", tuple[int, int]] | None
@@ -659,54 +661,60 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
             break
         if not d:
             return (k, _unchain(chain)), nodes
-        if fresh and removed - need >= 2:
+        plays: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = []
+        skips = []
+        plain = None
+        grown = None
+        if k < end:
+            a, b = path[k]
+            da, db = d.get(a, a), d.get(b, b)
+            # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
+            grow = (a not in d) + (b not in d)
+            if len(d) + grow <= cells_cap:
+                skipped = dict(d)
+                skipped[a], skipped[b] = db, da
+                if db == a:
+                    del skipped[a]
+                if da == b:
+                    del skipped[b]
+                if _same_cycle(d, a, b):
+                    skips.append((k + 1, cur, skipped, removed + 1, need - 1, chain, True))  # tried first
+                else:
+                    grown = (k + 1, cur, skipped, removed + 1, need + 1, chain, True)  # tried last
+            if a in d or b in d:
+                # b on the cards it moved: the cells d puts them in
+                if legal(cur, da, db):
+                    nxt = bytearray(cur)
+                    nxt[da], nxt[db] = nxt[db], nxt[da]
+                    played = (da, db) if da < db else (db, da)
+                    plays.append((k + 1, bytes(nxt), d, removed, need, (chain, played), FRESH_PLAY))
+                # b where it was: d's cells follow b
+                if legal(cur, a, b):
+                    nxt = bytearray(cur)
+                    nxt[a], nxt[b] = nxt[b], nxt[a]
+                    sw = {a: b, b: a}
+                    plays.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed,
+                                  need, (chain, (a, b)), FRESH_PLAY))
+            elif legal(cur, a, b):
+                nxt = bytearray(cur)
+                nxt[a], nxt[b] = nxt[b], nxt[a]
+                plain = (k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), True)
+        if fresh and removed - need >= 2 and (not EMIT_STUCK or not (plays or plain)):
             sub = _emit(board, cur, d, removed - 2, emit_nodes)
             if sub is not None:
                 return (k, _unchain(chain) + sub), nodes
             fresh = False
-        if k >= end:
-            continue
-        a, b = path[k]
-        da, db = d.get(a, a), d.get(b, b)
-        # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
-        skip = None
-        grow = (a not in d) + (b not in d)
-        if len(d) + grow <= cells_cap:
-            skipped = dict(d)
-            skipped[a], skipped[b] = db, da
-            if db == a:
-                del skipped[a]
-            if da == b:
-                del skipped[b]
-            if _same_cycle(d, a, b):
-                skip = (k + 1, cur, skipped, removed + 1, need - 1, chain, True)  # tried first
-            else:
-                stack.append((k + 1, cur, skipped, removed + 1, need + 1, chain, True))  # tried last
-        if a in d or b in d:
-            # b on the cards it moved: the cells d puts them in
-            if legal(cur, da, db):
-                nxt = bytearray(cur)
-                nxt[da], nxt[db] = nxt[db], nxt[da]
-                played = (da, db) if da < db else (db, da)
-                stack.append((k + 1, bytes(nxt), d, removed, need, (chain, played), FRESH_PLAY))
-            # b where it was: d's cells follow b
-            if legal(cur, a, b):
-                nxt = bytearray(cur)
-                nxt[a], nxt[b] = nxt[b], nxt[a]
-                sw = {a: b, b: a}
-                stack.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed, need,
-                              (chain, (a, b)), FRESH_PLAY))
-        elif legal(cur, a, b):
-            nxt = bytearray(cur)
-            nxt[a], nxt[b] = nxt[b], nxt[a]
+        if grown is not None:
+            stack.append(grown if fresh or FRESH_GROW else grown[:-1] + (False,))
+        if plain is not None:
             if not fresh and FRESH_PLAY:
                 zone = 0
                 for c in d:
                     zone |= nearmask[c]
                 fresh = bool(zone >> a & 1 or zone >> b & 1)  # b changed what d's cells look at
-            stack.append((k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), fresh))
-        if skip is not None:
-            stack.append(skip)
+            plays.append(plain[:-1] + (fresh,))
+        stack.extend(plays)
+        stack.extend(skips)
     return None, nodes
 
 
