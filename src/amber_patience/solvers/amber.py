@@ -329,10 +329,11 @@ RING = 4095
 @functools.lru_cache(maxsize=64)
 def _key_steps(weight: float, alpha: float, beta: float, gamma: float, eta: float
                ) -> tuple[list[list[list[float]]], list[list[list[float]]]]:
-    """The lazy search's key increments ``weight * (dh + eta * lo)``, computed once, as :func:`_search` weighs
-    them: ``dh = -alpha`` (a swap inside a cycle; the second table: ``+alpha``, a merge), ``dh += beta * b``,
-    ``dh += gamma * c``; indexed ``[b][c][lo]`` for ``b, c`` in -2..2 and ``lo`` in -31..0 (negative indices
-    count from the end, so ``table[b][c][lo]`` is the increment for those very values)."""
+    """The key increments ``weight * (dh + eta * lo)`` of the lazy and the estimating searches, computed once,
+    as :func:`_search` weighs them: ``dh = -alpha`` (a swap inside a cycle; the second table: ``+alpha``, a
+    merge), ``dh += beta * b``, ``dh += gamma * c``; indexed ``[b][c][lo]`` for ``b, c`` in -2..2 and ``lo`` in
+    -31..0 (negative indices count from the end, so ``table[b][c][lo]`` is the increment for those very
+    values)."""
     tables = []
     for sign in (-alpha, alpha):
         table = []
@@ -383,7 +384,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     counted = [False] * n  # the cells whose group counts (gamma term and gathering goal)
     for c in region:
         counted[c] = c != lone
-    #: ``mis[x]``: the counted cells outside card ``x``'s group, as a bit mask
     #: ``mis[x][c]``: 1 when cell ``c`` counts and is outside card ``x``'s group
     mis = [[int(counted[c] and group[x] != cell_group[c]) for c in range(n)] for x in range(n)] if gamma else []
     count_wrong = bool(gamma or sort_groups_only)
@@ -396,7 +396,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     ring: list[tuple[int, StoredCellLists] | None] = [None] * (RING + 1)
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
     as_float = [0.0] + [float(k) for k in range(-31, 0)]  # as_float[k] == float(k) for -31 <= k <= 0
-    same_cycle, merging = _key_steps(weight, alpha, beta, gamma, eta) if lazy else ([], [])
+    same_cycle, merging = _key_steps(weight, alpha, beta, gamma, eta) if lazy or not exact else ([], [])
 
     # nodes: (position, g, parent, a, b, where each card stands, cards outside their group, cards out of place)
     start_pos = bytearray(n)
@@ -572,6 +572,35 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                         lo -= u.bit_count() if ap >> q & 1 else u.bit_count() + (u & ap & aq).bit_count()
                 push(heap, (key + table[lo], -placed + rng.random() if rng is not None else ties[placed], counter,
                             idx, p, q, as_float[lo]))
+            continue
+        if not exact:
+            # the eta delta estimated (both moved cards touch a neighbour after a legal swap): the lazy loop's
+            # weighing with lo = -(sad[p] + sad[q]) (dh - eta * s is dh + eta * -s), weighed exactly when popped
+            info = [(z, target[z], cyc[c], group[z], sad[c]) for c, z in enumerate(at)]
+            merge_key = base + charge_other
+            estimated = not eta
+            for (p, q) in swaps:
+                if restricted and not (inside[p] and inside[q]):
+                    continue
+                x, tx, cp, gx, sp = info[p]
+                y, ty, cq, gy, sq = info[q]
+                if focus and tx == p and ty == q:
+                    continue
+                placed = (tx == q) + (ty == p)
+                if cp == cq:
+                    key, table = base, same_cycle  # (base + 0.0 is base)
+                else:
+                    key = merge_key if lone < 0 else base + (charge_lone if lone in (p, q) else charge_other)
+                    table = merging
+                table = table[(tx == p) + (ty == q) - placed]
+                if gx != gy and gamma:  # (two cards of one group: no change)
+                    mx, my = mis[x], mis[y]
+                    table = table[mx[q] + my[p] - mx[p] - my[q]]
+                else:
+                    table = table[0]
+                counter += 1
+                push(heap, (key + table[-(sp + sq)], -placed + rng.random() if rng is not None else ties[placed],
+                            counter, idx, p, q, estimated))
             continue
         for (p, q) in swaps:
             if restricted and not (inside[p] and inside[q]):
