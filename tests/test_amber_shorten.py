@@ -237,7 +237,7 @@ def test_every_pass_keeps_a_random_line_legal_and_its_end(name: str, number: int
     path = _random_walk(board, 80, seed)
     end = amber_shorten._states_along(board.start, path)[-1]
     for cut in (amber_shorten._cancel_pairs, amber_shorten._merge_triples, amber_shorten._splice,
-                amber_shorten._rejoin_traces, amber_shorten.shorten):
+                amber_shorten._rejoin_traces, amber_shorten._transport, amber_shorten.shorten):
         shorter = cut(board, path, None)
         assert len(shorter) <= len(path)
         assert amber_shorten._replays(board, board.start, shorter, end)
@@ -284,3 +284,97 @@ def test_rejoin_traces_cuts_a_detour_hidden_among_other_swaps() -> None:
         if done >= 2:
             break
     assert done >= 1, "no detour found to insert"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path", "path-36", "pattern"]),
+       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6))
+def test_fast_move_rule_is_the_boards(name: str, number: int, seed: int) -> None:
+    """``_legal_fn`` (the move rule with bit masks, used by the passes) allows exactly the swaps that
+    ``_Board.legal_swap`` allows, on positions of random play (Kolvir's lone cell and blocks, Pattern's
+    blocks, start cards included)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    legal = amber_shorten._legal_fn(board)
+    rng = random.Random(seed)
+    at = bytearray(amber_shorten._states_along(board.start, _random_walk(board, 40, seed))[-1])
+    pairs = [(a, b) for a in range(board.n) for b in range(board.n) if a != b]
+    for a, b in rng.sample(pairs, 400) + [(a, b) for a in board.frozen for b in range(3)]:
+        assert legal(at, a, b) == board.legal_swap(at, a, b), (a, b)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6))
+def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> None:
+    """The search's own (unshortened) solution of a random Path 36 deal: ``shorten`` gives a line that
+    the rules engine plays to the won position, no longer than the solution and no longer than the
+    local passes alone (the carried rewrites only ever cut after them); ``_transport`` alone keeps
+    the solution legal and its end."""
+    position = get_game("path-36").deal(number)
+    board = amber_solver._Board(position)
+    found = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
+    assert found is not None
+    local = amber_shorten._shorten_local(board, found, None)
+    shorter = amber_shorten.shorten(board, found, None)
+    assert len(shorter) <= len(local) <= len(found)
+    assert _is_legal_win(position, shorter)
+    carried = amber_shorten._transport(board, found, None)
+    assert len(carried) <= len(found)
+    assert _is_legal_win(position, carried)
+
+
+def test_transport_finds_what_the_local_passes_leave() -> None:
+    """Path 36 deal 9: after the local passes find nothing more, carrying swaps along the solution
+    still cuts it (46 -> 42 swaps measured): a swap taken out, the swaps after it played where they
+    were or on the same cards, and later swaps taken out until the missing permutation is made by
+    fewer swaps. Each rewrite found by ``_carry`` replays legally to the very position the swaps it
+    replaces end in, and is shorter by two or more."""
+    position = get_game("path-36").deal(9)
+    board = amber_solver._Board(position)
+    found = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
+    assert found is not None
+    local = amber_shorten._shorten_local(board, found, None)
+    assert amber_shorten._shorten_local(board, local, None) == local  # the local passes are done
+    carried = amber_shorten._transport(board, local, None)
+    assert len(carried) <= len(local) - 2
+    assert _is_legal_win(position, carried)
+    states = amber_shorten._states_along(board.start, local)
+    rewrites = 0
+    for i in range(len(local) - 1):
+        result, nodes = amber_shorten._carry(board, local, states, i, amber_shorten.CARRY_NODES,
+                                             amber_shorten.CARRY_SPAN, amber_shorten.CARRY_CELLS,
+                                             amber_shorten.CARRY_EMIT)
+        assert nodes <= amber_shorten.CARRY_NODES + 1
+        if result is None:
+            continue
+        k, sub = result
+        assert len(sub) <= (k - i) - 2
+        assert amber_shorten._replays(board, states[i], sub, states[k])
+        rewrites += 1
+    assert rewrites >= 1
+
+
+def test_emit_plays_a_permutation_or_gives_up() -> None:
+    """``_emit`` plays the carried permutation within the swaps allowed (legal, ending exactly at the
+    position followed by the permutation) and gives None when fewer swaps cannot make it; the fewest
+    swaps of a permutation are its moved cells minus its cycles."""
+    assert amber_shorten._min_swaps({}) == 0
+    assert amber_shorten._min_swaps({1: 2, 2: 1}) == 1
+    assert amber_shorten._min_swaps({1: 2, 2: 3, 3: 1, 5: 6, 6: 5}) == 3
+    position = get_game("path-36").deal(9)
+    board = amber_solver._Board(position)
+    solution = solve(position, node_limit=20000)
+    path = [(m.a, m.b) for m in solution.moves]
+    states = amber_shorten._states_along(board.start, path)
+    played = 0
+    for k in range(len(path) - 3):
+        # the permutation made by three consecutive swaps, played from the position before them
+        d: dict[int, int] = {}
+        for c in range(board.n):
+            if states[k][c] != states[k + 3][c]:
+                d[c] = states[k].index(states[k + 3][c])
+        assert amber_shorten._emit(board, states[k], d, amber_shorten._min_swaps(d) - 1, 30) is None
+        sub = amber_shorten._emit(board, states[k], d, 3, 30)
+        if sub is not None:
+            assert len(sub) <= 3 and amber_shorten._replays(board, states[k], sub, states[k + 3])
+            played += 1
+    assert played >= 1

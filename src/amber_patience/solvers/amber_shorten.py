@@ -537,16 +537,12 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
 #: over at most ``CARRY_SPAN`` swaps after it, the carried permutation moving at most ``CARRY_CELLS``
 #: cells; its swaps are re-joined within ``CARRY_EMIT`` states; at most ``CARRY_BUDGET`` states in all.
 CARRY_NODES = 300
-CARRY_SPAN = 150
+CARRY_SPAN = 300
 CARRY_CELLS = 8
 CARRY_EMIT = 30
 CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
 CARRY_BACK = 20
-FRESH_PLAY = True
-MERGES_ONLY = False
-EMIT_STUCK = 0
-FRESH_GROW = True
 
 #: A sequence of swaps built backwards: ``(earlier, swap)`` or None.
 _Chain = tuple["_Chain", tuple[int, int]] | None
@@ -595,6 +591,8 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
     None at once when a card cannot get to its cell: every card of ``d``'s cells moves, and the last
     swap that brings it to its cell needs a rank-neighbour beside that cell, either outside ``d``'s
     cells (those never move here) or a card of ``d``'s cells, which needs a cell of ``d`` there."""
+    if _min_swaps(d) > most:
+        return None
     nbm, _ = _tables(board)
     inside = 0
     for c in d:
@@ -687,27 +685,27 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
                     nxt = bytearray(cur)
                     nxt[da], nxt[db] = nxt[db], nxt[da]
                     played = (da, db) if da < db else (db, da)
-                    plays.append((k + 1, bytes(nxt), d, removed, need, (chain, played), FRESH_PLAY))
+                    plays.append((k + 1, bytes(nxt), d, removed, need, (chain, played), True))
                 # b where it was: d's cells follow b
                 if legal(cur, a, b):
                     nxt = bytearray(cur)
                     nxt[a], nxt[b] = nxt[b], nxt[a]
                     sw = {a: b, b: a}
                     plays.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed,
-                                  need, (chain, (a, b)), FRESH_PLAY))
+                                  need, (chain, (a, b)), True))
             elif legal(cur, a, b):
                 nxt = bytearray(cur)
                 nxt[a], nxt[b] = nxt[b], nxt[a]
                 plain = (k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), True)
-        if fresh and removed - need >= 2 and (not EMIT_STUCK or not (plays or plain)):
+        if fresh and removed - need >= 2:
             sub = _emit(board, cur, d, removed - 2, emit_nodes)
             if sub is not None:
                 return (k, _unchain(chain) + sub), nodes
             fresh = False
         if grown is not None:
-            stack.append(grown if fresh or FRESH_GROW else grown[:-1] + (False,))
+            stack.append(grown)
         if plain is not None:
-            if not fresh and FRESH_PLAY:
+            if not fresh:
                 zone = 0
                 for c in d:
                     zone |= nearmask[c]
@@ -738,11 +736,6 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     while i < len(path) - 1 and spent <= budget:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        if MERGES_ONLY:
-            cyc, _ = board.cycles(states[i])
-            if cyc[path[i][0]] == cyc[path[i][1]]:
-                i += 1
-                continue
         found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes)
         spent += nodes
         if found is None:
