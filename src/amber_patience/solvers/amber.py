@@ -127,9 +127,8 @@ class _Board:
         them iterates the same way; bit masks replace the walk's inner test. ``welcome[c]``: the cells
         whose card has a rank-neighbour beside cell ``c`` (it may land in ``c``); the other card of the
         swap counts too: the card ``y`` taken from ``b`` may also land beside ``x`` itself, when ``b``
-        touches ``a`` and ``x`` is a rank-neighbour of ``y`` (``nbc[x] & adjmask[a]``)."""
-        nbc, cellnb = self._neighbour_cells(at, pos)
-        return self._moves_masked(at, pos, nbc, self._welcome(cellnb))
+        touches ``a`` and ``x`` is a rank-neighbour of ``y`` (``b`` holds a neighbour of ``x`` beside ``a``)."""
+        return self._moves_masked(at, pos, self._welcome(self._neighbour_cells(at, pos)[1]))
 
     def _neighbour_cells(self, at: Sequence[int], pos: Sequence[int]) -> tuple[list[int], list[int]]:
         """``nbc[x]``: the cells of card ``x``'s two rank-neighbours (a bit mask); ``cellnb[c]``: ``nbc`` of the
@@ -185,9 +184,8 @@ class _Board:
                 sad[c] = now
         return nbc, cellnb, welcome, sad, unhappy
 
-    def _moves_masked(self, at: Sequence[int], pos: Sequence[int], nbc: list[int], welcome: list[int]
-                      ) -> set[tuple[int, int]]:
-        """:meth:`moves` from :meth:`_neighbour_cells` and :meth:`_welcome`.
+    def _moves_masked(self, at: Sequence[int], pos: Sequence[int], welcome: list[int]) -> set[tuple[int, int]]:
+        """:meth:`moves` from :meth:`_welcome`.
 
         The rule is symmetric: a legal swap of two cards neither of which stands in the lone cell is found
         from both cards, so the walk skips a swap with a card it has walked already (a smaller card), which
@@ -528,7 +526,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        swaps = moves_masked(at, pos, nbc, welcome)
+        swaps = moves_masked(at, pos, welcome)
         if lazy:
             # A lower bound of every child's eta delta (the exact one when no card turns unhappy): both moved
             # cards end happy, and an unhappy card turns happy only if it stands beside q and is a
