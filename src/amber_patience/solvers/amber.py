@@ -405,11 +405,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
          sum(1 for c in region if counted[c] and group[start[c]] != cell_group[c]) if count_wrong else 0,
          sum(1 for c in region if target[start[c]] != c))]
     seen: set[bytes] = set()
-    # heap entries: (key, tie, counter, parent node, a, b, evaluated); a < 0 for the start
+    # heap entries: (key, tie, parent node, rank, a, b, evaluated); a < 0 for the start. The parent and the
+    # child's rank among its parent's swaps break ties in the order the children were pushed (parents are
+    # expanded in the order of their node numbers); small ints, no counter to allocate for every child
     # ``evaluated``: True, False (an estimate, non-exact mode) or the lower bound of the eta delta used (lazy)
     heap: list[tuple[float, float, int, int, int, int, bool | float]] = [(0.0, 0.0, 0, 0, -1, -1, True)]
     push, pop = heapq.heappush, heapq.heappop
-    counter = 0
     expanded = 0
     tolerance = 0.5 * weight
     best_near, best_idx = n + 1, 0
@@ -448,7 +449,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         return path
 
     while heap:
-        key_f, tie, cnt, parent, a, b, evaluated = pop(heap)
+        key_f, tie, parent, rank, a, b, evaluated = pop(heap)
         pnode = nodes[parent]
         pat = pnode[0]
         if a >= 0:
@@ -464,7 +465,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             # pushed with a lower bound of its eta delta: put it back if the true delta is higher
             true_f = key_f + weight * eta * (eta_delta(pat, pnode[5], a, b) - evaluated)
             if true_f > key_f:
-                push(heap, (true_f, tie, cnt, parent, a, b, True))
+                push(heap, (true_f, tie, parent, rank, a, b, True))
                 continue
             evaluated = True
         at = list(buf) if a >= 0 else list(pat)
@@ -505,7 +506,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         f = g + weight * h
         if not done and not evaluated and f > key_f + tolerance:
             # the estimate was too kind: put it back with its true value
-            push(heap, (f, tie, cnt, parent, a, b, True))
+            push(heap, (f, tie, parent, rank, a, b, True))
             continue
         seen.add(key)
         if a >= 0:
@@ -540,7 +541,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             else:
                 info = [(z, target[z], cyc[c], group[z], 0, 0) for c, z in enumerate(at)]
             merge_key = base + charge_other
-            for (p, q) in swaps:
+            for rank, (p, q) in enumerate(swaps):
                 if restricted and not (inside[p] and inside[q]):
                     continue
                 x, tx, cp, gx, sp, sx = info[p]
@@ -561,15 +562,14 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                     table = table[mx[q] + my[p] - mx[p] - my[q]]
                 else:
                     table = table[0]
-                counter += 1
                 lo = -(sp + sq)
                 if sx or sy:
                     ap, aq = adjmask[p], adjmask[q]
                     u = (aq & sx) | (ap & sy)
                     if u:
                         lo -= u.bit_count() if ap >> q & 1 else u.bit_count() + (u & ap & aq).bit_count()
-                push(heap, (key + table[lo], -placed + rng.random() if rng is not None else ties[placed], counter,
-                            idx, p, q, as_float[lo]))
+                push(heap, (key + table[lo], -placed + rng.random() if rng is not None else ties[placed], idx,
+                            rank, p, q, as_float[lo]))
             continue
         if not exact:
             # the eta delta estimated (both moved cards touch a neighbour after a legal swap): the lazy loop's
@@ -577,7 +577,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             info = [(z, target[z], cyc[c], group[z], sad[c]) for c, z in enumerate(at)]
             merge_key = base + charge_other
             estimated = not eta
-            for (p, q) in swaps:
+            for rank, (p, q) in enumerate(swaps):
                 if restricted and not (inside[p] and inside[q]):
                     continue
                 x, tx, cp, gx, sp = info[p]
@@ -596,11 +596,10 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                     table = table[mx[q] + my[p] - mx[p] - my[q]]
                 else:
                     table = table[0]
-                counter += 1
                 push(heap, (key + table[-(sp + sq)], -placed + rng.random() if rng is not None else ties[placed],
-                            counter, idx, p, q, estimated))
+                            idx, rank, p, q, estimated))
             continue
-        for (p, q) in swaps:
+        for rank, (p, q) in enumerate(swaps):
             if restricted and not (inside[p] and inside[q]):
                 continue
             x, y = at[p], at[q]
@@ -641,9 +640,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 dh += eta * d
             elif eta:
                 dh -= eta * (sad[p] + sad[q])  # both moved cards touch a neighbour after a legal swap
-            counter += 1
             tie = -placed + (rng.random() if rng is not None else 0.0)
-            push(heap, (base + extra + weight * dh, tie, counter, idx, p, q, exact or not eta))
+            push(heap, (base + extra + weight * dh, tie, idx, rank, p, q, exact or not eta))
     if best is not None:
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
