@@ -630,8 +630,19 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
     return _rejoin(board, cur, bytes(goal), sorted(d), most, emit_nodes)
 
 
+def _cells_of(mask: int) -> list[int]:
+    """The cells of a bit mask, in order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-           cells_cap: int, emit_nodes: int) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
+           cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None
+           ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
     position after each swap ``k`` is the new one followed by ``d``), along the swaps after it.
 
@@ -642,7 +653,9 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     When the swaps taken out outnumber the fewest that make ``d`` by two or more, ``d``'s swaps are
     played right there (:func:`_emit`): the swaps ``i..k-1`` become the swaps played and those.
     Depth first (a skip that makes ``d`` cheaper first, one that makes it dearer last), at most
-    ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``."""
+    ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``. ``failed``
+    keeps the attempts to play ``d``'s swaps that failed (``d``, the swaps allowed and the cards of
+    ``d``'s cells and the cells around them: the same again fails again), shared between calls."""
     legal = _legal_fn(board)
     p, q = path[i]
     end = min(len(path), i + span)
@@ -698,9 +711,16 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
                 nxt[a], nxt[b] = nxt[b], nxt[a]
                 plain = (k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), True)
         if fresh and removed - need >= 2:
-            sub = _emit(board, cur, d, removed - 2, emit_nodes)
-            if sub is not None:
-                return (k, _unchain(chain) + sub), nodes
+            zone = 0
+            for c in d:
+                zone |= nearmask[c]
+            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in _cells_of(zone)))
+            if failed is None or key not in failed:
+                sub = _emit(board, cur, d, removed - 2, emit_nodes)
+                if sub is not None:
+                    return (k, _unchain(chain) + sub), nodes
+                if failed is not None:
+                    failed.add(key)
             fresh = False
         if grown is not None:
             stack.append(grown)
@@ -731,12 +751,13 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     emit_nodes = CARRY_EMIT if emit_nodes is None else emit_nodes
     budget = CARRY_BUDGET if budget is None else budget
     states = _states_along(board.start, path)
+    failed: set[tuple[object, ...]] = set()
     spent = 0
     i = 0
     while i < len(path) - 1 and spent <= budget:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes)
+        found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed)
         spent += nodes
         if found is None:
             i += 1
