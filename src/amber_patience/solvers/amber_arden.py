@@ -46,8 +46,9 @@ PROBE_NEAR = 28
 QUICK_CAP = 6000
 
 
-def _whole(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
-    """The whole-board focused search (``amber``'s first setting of the "whole" phase), probed first."""
+def _whole(board: _Board, game: AmberGame, budget: _Budget, best: dict[str, Any] | None = None) -> Path | None:
+    """The whole-board focused search (``amber``'s first setting of the "whole" phase), probed first; ``best``
+    gets the probe's nearest position (``_search``'s ``best``)."""
     if QUICK_CAP <= 0:
         return None
     s = settings_for(game, "whole")[0]
@@ -56,7 +57,7 @@ def _whole(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
         nodes = budget.left(PROBE)
         if nodes <= 0:
             return None
-        best: dict[str, Any] = {}
+        best = {} if best is None else best
         path, _, used = _search(board, board.start, s, budget.deadline, nodes, cells=cells, best=best)
         budget.used += used
         if path is not None:
@@ -78,6 +79,8 @@ CHAIN_CAP = ARDEN_CHAIN_CAP
 FIRST: list[Setting] | None = None
 #: Extra cost of a merge (a swap across two cycles) in the first gathering (``Setting.charge_other``).
 FIRST_CHARGE = 0.0
+#: The chain starts from the probe's nearest position (its path first) instead of from the deal.
+CHAIN_FROM_PROBE = False
 
 
 def _first_settings(game: AmberGame) -> list[Setting]:
@@ -86,12 +89,13 @@ def _first_settings(game: AmberGame) -> list[Setting]:
     return [replace(x, charge_other=FIRST_CHARGE) for x in chosen]
 
 
-def _chain(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
+def _chain(board: _Board, game: AmberGame, budget: _Budget, start: bytes | None = None) -> Path | None:
     """The chain plan (``amber.plans_for``'s second plan) with the first gathering's settings of this module;
-    the steps after it are ``amber``'s, backtracking as :func:`amber._run_steps` does."""
+    the steps after it are ``amber``'s, backtracking as :func:`amber._run_steps` does. From ``start`` (default:
+    the deal)."""
     steps = _plan_arden(game, board, "chain")
     first, rest = steps[0], steps[1:]
-    solutions = _phase_solutions(board, board.start, _first_settings(game), budget,
+    solutions = _phase_solutions(board, board.start if start is None else start, _first_settings(game), budget,
                                  **_gather_kw(board, first.parts, list(range(board.n))))
     cap = BACKTRACK_CAP
     for path, end in solutions:
@@ -107,12 +111,17 @@ def _chain(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
 def plan_arden(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     """The swaps that win Forest of Arden from ``board.start``, or ``None``: the probed whole-board search,
     then the plans after ``amber.plans_for``'s first (the chain, capped, then the group plan)."""
-    path = _whole(board, game, budget)
+    best: dict[str, Any] = {}
+    path = _whole(board, game, budget, best)
     if path is not None:
         return path
     if CHAIN_CAP > 0:
         sub = _Budget(budget.deadline, budget.left(CHAIN_CAP))
-        path = _chain(board, game, sub)
+        if CHAIN_FROM_PROBE and best.get("path"):
+            path = _chain(board, game, sub, best["at"])
+            path = None if path is None else best["path"] + path
+        else:
+            path = _chain(board, game, sub)
         budget.used += sub.used
         if path is not None:
             return path
