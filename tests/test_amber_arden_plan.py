@@ -7,6 +7,7 @@ solution is replayed by the rules engine.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -98,3 +99,28 @@ def test_the_chain_is_amber_s_chain_plan(number: int, nodes: int) -> None:
     assert mine.used == theirs.used and 0 < mine.used <= nodes
     if path is not None:
         assert replay(GAME.deal(number), [Swap(a, b) for a, b in path]).is_won()
+
+
+def test_the_first_gathering_takes_the_module_s_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``FIRST`` replaces ``amber``'s settings of the chain's first gathering (weighed exactly and lazily, as
+    Arden's searches are), and the chain's first gathering runs them from the deal."""
+    mine = [amber.Setting(3, 0.5, 1, 0.5, 120, 7)]
+    monkeypatch.setattr(amber_arden, "FIRST", mine)
+    monkeypatch.setattr(amber_arden, "FIRST_CHARGE", 0.5)
+    assert amber_arden._first_settings(GAME) == [amber.replace(mine[0], exact=True, lazy=True, charge_other=0.5)]
+    board = amber._Board(GAME.deal(2))
+    seen: list[tuple[bytes, list[amber.Setting], dict[str, Any]]] = []
+
+    def record(board_: amber._Board, start: bytes, chosen: list[amber.Setting], budget: amber._Budget,
+               **kw: Any) -> Iterator[tuple[list[tuple[int, int]], bytes]]:
+        seen.append((start, chosen, kw))
+        budget.used += 5
+        yield from ()
+
+    monkeypatch.setattr(amber_arden, "_phase_solutions", record)
+    budget = amber._Budget(None, 200)
+    assert amber_arden._chain(board, GAME, budget) is None and budget.used == 5
+    [(start, chosen, kw)] = seen
+    assert start == board.start and chosen == amber_arden._first_settings(GAME)
+    first = amber._plan_arden(GAME, board, "chain")[0]
+    assert kw == amber._gather_kw(board, first.parts, list(range(board.n)))

@@ -4,12 +4,16 @@
 (``amber.plans_for``: a focused search of the whole board, then the chain of goal groups with backtracking,
 then the group plan); what differs:
 
-* **A probe before the whole-board search.** The whole-board search wins about one deal in four, in
-  3000-6000 states, and the other deals threw their 6000 states away. It now first runs ``PROBE`` states;
-  the deals it will win are the ones whose nearest position (cells minus cycles) is already within
-  ``PROBE_NEAR`` of the goal by then; only those run it again, up to ``QUICK_CAP`` states (the probe's states
-  are spent twice there: the search cannot be resumed).
-* the chain and the group plan after it are ``amber``'s (:func:`amber._run_steps`), with the same caps.
+* **A probe before the whole-board search.** The whole-board search wins a quarter of deals 1-20 and 3 of
+  the 40 fresh deals 21-60 within its 6000 states; every other deal threw those states away. It now first
+  runs ``PROBE`` states; only if its nearest position (cells minus cycles) is then within ``PROBE_NEAR`` of
+  the goal does it run again from the deal, up to ``QUICK_CAP`` states (the probe's states are spent twice
+  there: ``_search`` cannot be resumed; ``docs/solver-arden.md`` gives the one-line change that would avoid it).
+* The chain and the group plan after it are ``amber``'s, with the same caps (``CHAIN_CAP``): :func:`_chain`
+  runs the chain's first gathering with this module's settings (``FIRST``, ``FIRST_CHARGE``: by default
+  ``amber``'s, and then it is exactly ``amber``'s chain plan) and the steps after it by
+  :func:`amber._run_steps`, backtracking as it does. The knobs are there for measuring: the charged and the
+  short-attempt first gatherings measured worse (``docs/solver-arden.md``).
 """
 
 from __future__ import annotations
@@ -46,9 +50,8 @@ PROBE_NEAR = 28
 QUICK_CAP = 6000
 
 
-def _whole(board: _Board, game: AmberGame, budget: _Budget, best: dict[str, Any] | None = None) -> Path | None:
-    """The whole-board focused search (``amber``'s first setting of the "whole" phase), probed first; ``best``
-    gets the probe's nearest position (``_search``'s ``best``)."""
+def _whole(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
+    """The whole-board focused search (``amber``'s first setting of the "whole" phase), probed first."""
     if QUICK_CAP <= 0:
         return None
     s = settings_for(game, "whole")[0]
@@ -57,7 +60,7 @@ def _whole(board: _Board, game: AmberGame, budget: _Budget, best: dict[str, Any]
         nodes = budget.left(PROBE)
         if nodes <= 0:
             return None
-        best = {} if best is None else best
+        best: dict[str, Any] = {}
         path, _, used = _search(board, board.start, s, budget.deadline, nodes, cells=cells, best=best)
         budget.used += used
         if path is not None:
@@ -79,8 +82,6 @@ CHAIN_CAP = ARDEN_CHAIN_CAP
 FIRST: list[Setting] | None = None
 #: Extra cost of a merge (a swap across two cycles) in the first gathering (``Setting.charge_other``).
 FIRST_CHARGE = 0.0
-#: The chain starts from the probe's nearest position (its path first) instead of from the deal.
-CHAIN_FROM_PROBE = False
 
 
 def _first_settings(game: AmberGame) -> list[Setting]:
@@ -89,13 +90,12 @@ def _first_settings(game: AmberGame) -> list[Setting]:
     return [replace(x, charge_other=FIRST_CHARGE) for x in chosen]
 
 
-def _chain(board: _Board, game: AmberGame, budget: _Budget, start: bytes | None = None) -> Path | None:
+def _chain(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     """The chain plan (``amber.plans_for``'s second plan) with the first gathering's settings of this module;
-    the steps after it are ``amber``'s, backtracking as :func:`amber._run_steps` does. From ``start`` (default:
-    the deal)."""
+    the steps after it are ``amber``'s, backtracking as :func:`amber._run_steps` does."""
     steps = _plan_arden(game, board, "chain")
     first, rest = steps[0], steps[1:]
-    solutions = _phase_solutions(board, board.start if start is None else start, _first_settings(game), budget,
+    solutions = _phase_solutions(board, board.start, _first_settings(game), budget,
                                  **_gather_kw(board, first.parts, list(range(board.n))))
     cap = BACKTRACK_CAP
     for path, end in solutions:
@@ -111,17 +111,12 @@ def _chain(board: _Board, game: AmberGame, budget: _Budget, start: bytes | None 
 def plan_arden(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     """The swaps that win Forest of Arden from ``board.start``, or ``None``: the probed whole-board search,
     then the plans after ``amber.plans_for``'s first (the chain, capped, then the group plan)."""
-    best: dict[str, Any] = {}
-    path = _whole(board, game, budget, best)
+    path = _whole(board, game, budget)
     if path is not None:
         return path
     if CHAIN_CAP > 0:
         sub = _Budget(budget.deadline, budget.left(CHAIN_CAP))
-        if CHAIN_FROM_PROBE and best.get("path"):
-            path = _chain(board, game, sub, best["at"])
-            path = None if path is None else best["path"] + path
-        else:
-            path = _chain(board, game, sub)
+        path = _chain(board, game, sub)
         budget.used += sub.used
         if path is not None:
             return path
