@@ -27,18 +27,20 @@ SHORTEN_DEPTH = 3
 def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Shorten a solution (every change is checked with the move rule and keeps the end position):
     the local passes (:func:`_shorten_local`) until they find nothing more, then swaps carried
-    along the solution until they cancel out (:func:`_transport`), and the local passes again after
-    each gain. Never longer than the local passes alone: the carried rewrites only ever cut."""
+    along the solution until they cancel out (:func:`_transport`; a second sweep carries more cells
+    with fewer states from each swap), and the cheap local passes again after each gain while they
+    find something. Never longer than the local passes alone: the carried rewrites only ever cut."""
     path = _shorten_local(board, path, deadline)
-    while deadline is None or time.perf_counter() <= deadline:
-        length = len(path)
-        path = _transport(board, path, deadline)
-        if len(path) == length:
-            break
-        length = len(path)
-        path = _shorten_local(board, path, deadline, rejoin=False)
-        if len(path) == length:
-            break  # the carried rewrites have run to the end already: again only after other changes
+    for node_cap, cells_cap in CARRY_SWEEPS:
+        while deadline is None or time.perf_counter() <= deadline:
+            length = len(path)
+            path = _transport(board, path, deadline, node_cap=node_cap, cells_cap=cells_cap)
+            if len(path) == length:
+                break
+            length = len(path)
+            path = _shorten_local(board, path, deadline, rejoin=False)
+            if len(path) == length:
+                break  # the carried rewrites have run to the end already: again only after other changes
     return path
 
 
@@ -539,6 +541,8 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
 CARRY_NODES = 300
 CARRY_SPAN = 300
 CARRY_CELLS = 8
+#: The sweeps of :func:`shorten`: (states from each swap, cells the carried permutation may move).
+CARRY_SWEEPS = ((CARRY_NODES, CARRY_CELLS), (50, 12))
 CARRY_EMIT = 30
 CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
