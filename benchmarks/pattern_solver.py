@@ -14,6 +14,10 @@ skipped), each in ``--nodes`` expansions and CPU seconds (``time.process_time``)
 * with ``--solve N``: ``amber_patience.solvers.solve`` with a node limit of N (the planner's
   portfolio, then the shortening; every won solution is replayed by the rules engine).
 
+With ``--balance``: the balance searches of ``BALANCE_PORTFOLIO`` one by one from each deal (``--nodes``
+expansions each; ``--configs imbalance:weight:seed,...`` for other settings): "won@N" (gathered after N
+expansions) or the cards out where the search stalled, and CPU s.
+
 With ``--attempts``: the portfolio's attempts one by one from each deal (``PORTFOLIO``'s kinds, tries and
 seeds, ``--nodes`` expansions each, then the relay end game from where each stalls with half as many):
 "won@N" (gathered after N expansions, the end game's included) or the cards out where the attempt
@@ -35,7 +39,15 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import GATHER_NODES, PORTFOLIO, PatternPlanner, gather_and_pair, relay_end
+from amber_patience.solvers.amber_pattern import (
+    BALANCE_PORTFOLIO,
+    GATHER_NODES,
+    PORTFOLIO,
+    PatternPlanner,
+    balance_search,
+    gather_and_pair,
+    relay_end,
+)
 
 
 def parse_range(text: str) -> list[int]:
@@ -120,6 +132,59 @@ def attempts(deals: list[int], nodes: int) -> int:
     return 0
 
 
+def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]]) -> int:
+    """One line per deal: each balance search of ``configs`` (imbalance weight, weight, seed) from the
+    deal with ``nodes`` expansions (caches shared within a deal)."""
+    game = get_game("pattern")
+    assert isinstance(game, AmberGame)
+    print(f"Pattern of Amber: balance searches one by one, {nodes} expansions each; won@expansions or cards "
+          "out, CPU s (caches shared within a deal)")
+    print("deal  " + " ".join(f"{f'{i:g}:{w:g}:{s}':>16}" for i, w, s in configs))
+    won = [0] * len(configs)
+    either = tried = 0
+    for number in deals:
+        position = game.deal(number)
+        if position.stranded_kinds():
+            print(f"{number:>5}  stranded (lost at the deal)")
+            continue
+        tried += 1
+        board = _Board(position)
+        share: PatternPlanner | None = None
+        cells: list[str] = []
+        for i, (imb, weight, seed) in enumerate(configs):
+            planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
+            share = planner
+            budget = _Budget(None, nodes)
+            near: dict[str, object] = {}
+            t0 = time.process_time()
+            done = balance_search(planner, board.start, budget, imb, weight, best=near)
+            cpu = time.process_time() - t0
+            if done is not None:
+                won[i] += 1
+                cells.append(f"won@{budget.used} ({cpu:.1f})")
+            else:
+                cells.append(f"out {planner.out(near['at'])} ({cpu:.1f})")  # type: ignore[arg-type]
+        either += any(c.startswith("won") for c in cells)
+        print(f"{number:>5} " + " ".join(f"{c:>16}" for c in cells), flush=True)
+    print("won: " + ", ".join(f"{i:g}:{w:g}:{s}: {n}/{tried}" for (i, w, s), n in zip(configs, won, strict=True))
+          + f"; by any: {either}/{tried}")
+    return 0
+
+
+def parse_configs(text: str) -> list[tuple[float, float, int]]:
+    """``"3:2:1,6:2:1"`` -> [(imbalance weight, weight, seed), ...]."""
+    out: list[tuple[float, float, int]] = []
+    for part in text.split(","):
+        bits = part.split(":")
+        if len(bits) != 3:
+            raise argparse.ArgumentTypeError(f"{part!r} is not imbalance:weight:seed")
+        try:
+            out.append((float(bits[0]), float(bits[1]), int(bits[2])))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{part!r} is not imbalance:weight:seed ({exc})") from exc
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
@@ -128,7 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve", type=int, default=0, help="also solve each deal with this node limit")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: gather, pair, pairing")
     parser.add_argument("--attempts", action="store_true", help="only the portfolio's attempts one by one")
+    parser.add_argument("--balance", action="store_true", help="only the balance searches one by one")
+    parser.add_argument("--configs", type=parse_configs,
+                        default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
+                        help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
     args = parser.parse_args(argv)
+    if args.balance:
+        return balance(args.deals, args.nodes, args.configs)
     if args.attempts:
         return attempts(args.deals, args.nodes)
     skip = set(args.skip.split(",")) if args.skip else set()

@@ -23,15 +23,20 @@ from amber_patience.solvers.amber_pattern import (
     KINDS,
     Exchange,
     PatternPlanner,
+    balance_search,
+    card_blocks,
+    dock_exchange,
     exchange,
     exits_ok,
     foreign,
     home_kinds,
+    imbalance,
     kind_matrix,
     kind_plan,
     kind_problem,
     kind_solvable,
     relay_end,
+    set_exchanges,
 )
 from test_amber_solver import _random_play
 
@@ -484,3 +489,103 @@ def test_the_exit_distance_walks_the_rank_chain_to_a_block_that_can_take_the_car
     assert planner.exit_distance(at) == expected
     if planner.out(at) == 0:
         assert expected == 0
+
+
+# -- the balance search ----------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 80), st.integers(0, 10 ** 6))
+def test_every_legal_swap_across_blocks_is_an_exchange_the_sets_allow(number: int, steps: int, seed: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    at = board.start
+    loc = card_blocks(board, at)
+    assert all(board.block[cell] == loc[card] for cell, card in enumerate(at))
+    movable = [x for x in range(board.n) if x not in {at[c] for c in board.frozen}]
+    allowed = {(f, g) for f, _a, g, _b in set_exchanges(board, loc, movable)}
+    crossing = [s for s in position.legal_moves() if isinstance(s, Swap) and board.block[s.a] != board.block[s.b]]
+    for s in crossing:
+        f, g = at[s.a], at[s.b]
+        assert (f, g) in allowed and (g, f) in allowed, f"legal swap {s} is not allowed at the level of sets"
+    for f, a, g, b in set_exchanges(board, loc, movable):
+        assert loc[f] == a != b == loc[g]
+        assert any(loc[w] == b and w != g for w in board.nb[f])
+        assert any(loc[w] == a and w != f for w in board.nb[g])
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 80), st.integers(0, 10 ** 6), st.integers(0, 10 ** 6))
+def test_every_docked_set_exchange_replays_and_trades_the_two_cards_blocks(
+        number: int, steps: int, seed: int, pick: int) -> None:
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential")
+    at = board.start
+    loc = card_blocks(board, at)
+    movable = [x for x in range(board.n) if x not in {at[c] for c in board.frozen}]
+    candidates = list(set_exchanges(board, loc, movable))
+    random.Random(pick).shuffle(candidates)
+    for f, a, g, b in candidates[:12]:
+        done = dock_exchange(planner, at, f, g, 100)
+        if done is None:
+            continue
+        swaps, end = done
+        replayed = position
+        for p, q in swaps:
+            replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+        assert bytes(_Board(replayed).start) == end
+        after = card_blocks(board, end)
+        assert after[f] == b and after[g] == a
+        assert all(after[x] == loc[x] for x in range(board.n) if x not in (f, g)), "only f and g change block"
+
+
+def test_the_imbalance_counts_what_two_blocks_owe_each_other_unequally() -> None:
+    flat = [[0] * 5 for _ in range(5)]
+    assert imbalance(flat) == 0
+    flat[0][1] = 3
+    flat[1][0] = 1
+    flat[2][4] = 2
+    assert imbalance(flat) == 2 + 2
+    flat[4][2] = 2
+    assert imbalance(flat) == 2
+    position = _deal(1)
+    board = _Board(position)
+    goal = bytes(board.goal)
+    transport = [[0] * 5 for _ in range(5)]
+    planner = PatternPlanner(board, GAME)
+    for cell, card in enumerate(goal):
+        transport[board.block[cell]][planner.home_block[card]] += 1
+    assert imbalance(transport) == 0
+
+
+def test_the_balance_search_gathers_a_fresh_deal_with_legal_swaps() -> None:
+    position = GAME.deal(7)
+    assert not position.stranded_kinds()
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential", seed=1)
+    budget = _Budget(None, 300)
+    found = balance_search(planner, board.start, budget, 3.0, 2.0)
+    assert found is not None, "deal 7 was gathered in 58 expansions when this test was written"
+    path, end = found
+    replayed = position
+    for p, q in path:
+        replayed = replayed.play(Swap(p, q))
+    assert bytes(_Board(replayed).start) == end
+    assert planner.out(end) == 0
+    assert 0 < budget.used <= 300
+
+
+def test_the_balance_search_reports_its_nearest_position_when_the_budget_runs_out() -> None:
+    position = GAME.deal(7)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, hub=False, measure="potential", seed=1)
+    near: dict[str, object] = {}
+    assert balance_search(planner, board.start, _Budget(None, 5), 3.0, 2.0, best=near) is None
+    at, path = near["at"], near["path"]
+    assert isinstance(at, bytes) and isinstance(path, list)
+    assert planner.out(at) < planner.out(board.start)
+    replayed = position
+    for p, q in path:
+        replayed = replayed.play(Swap(p, q))
+    assert bytes(_Board(replayed).start) == at

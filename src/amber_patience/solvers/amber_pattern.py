@@ -976,6 +976,178 @@ class PatternPlanner:
         return None
 
 
+def imbalance(transport: Sequence[Sequence[int]]) -> int:
+    """How unbalanced a transport matrix is (``transport[a][b]``: cards in block a whose home is b):
+    the sum over pairs of blocks of ``|t[a][b] - t[b][a]|``. A card can only travel by an exchange
+    with a card going the other way, so the cards that two blocks owe each other in equal numbers
+    go home in pairs; each card of the excess must travel round a longer cycle, through a third
+    block that has to hold the right kinds and ranks at the right time (where the searches stalled)."""
+    return sum(abs(transport[a][b] - transport[b][a]) for a in range(BLOCKS) for b in range(a + 1, BLOCKS))
+
+
+def card_blocks(board: _Board, at: Sequence[int]) -> bytes:
+    """The block of every card (``loc[card]``), the position at the level of sets."""
+    loc = bytearray(board.n)
+    for cell, card in enumerate(at):
+        loc[card] = board.block[cell]
+    return bytes(loc)
+
+
+def set_exchanges(board: _Board, loc: Sequence[int], movable: Sequence[int]) -> Iterator[tuple[int, int, int, int]]:
+    """Every exchange across blocks that the sets allow: card ``f`` (block a) and card ``g`` (block b)
+    trade blocks when b holds a rank-neighbour of f other than g and a one of g other than f (each
+    card lands beside a neighbour: the rule, at the level of sets; where the cards stand inside the
+    blocks is for :func:`dock_exchange`). Yields (f, a, g, b), each unordered pair once per direction
+    it is found in (f's neighbours name b)."""
+    nb = board.nb
+    members: list[list[int]] = [[] for _ in range(BLOCKS)]
+    for x in movable:
+        members[loc[x]].append(x)
+    for f in movable:
+        a = loc[f]
+        f0, f1 = nb[f]
+        for b in {loc[f0], loc[f1]}:
+            if b == a:
+                continue
+            for g in members[b]:
+                g0, g1 = nb[g]
+                if not ((loc[g0] == a and g0 != f) or (loc[g1] == a and g1 != f)):
+                    continue
+                if not ((loc[f0] == b and f0 != g) or (loc[f1] == b and f1 != g)):
+                    continue
+                yield f, a, g, b
+
+
+def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
+                  ) -> tuple[tuple[tuple[int, int], ...], bytes] | None:
+    """The swaps that make the exchange of cards ``f`` and ``g`` (in two blocks) legal and then make
+    it: a :meth:`PatternPlanner.dock` inside f's block brings a neighbour of g beside f, one inside
+    g's block a neighbour of f beside g (at most ``cap`` states each). The swaps (cell pairs) and the
+    end position, or ``None`` when a dock is not found."""
+    board, blocks = planner.board, planner.blocks
+    a_blk, b_blk = board.block[at.index(f)], board.block[at.index(g)]
+    conts_a = tuple(at[c] for c in blocks[a_blk])
+    conts_b = tuple(at[c] for c in blocks[b_blk])
+    prep_a = planner.dock(a_blk, conts_a, f, [w for w in board.nb[g] if w != f], cap)
+    if prep_a is None:
+        return None
+    prep_b = planner.dock(b_blk, conts_b, g, [w for w in board.nb[f] if w != g], cap)
+    if prep_b is None:
+        return None
+    swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
+             + tuple((blocks[b_blk][p], blocks[b_blk][q]) for p, q in prep_b))
+    mid = _apply(at, swaps)
+    swaps += ((mid.index(f), mid.index(g)),)
+    return swaps, _apply(at, swaps)
+
+
+#: The balance search's docks per expansion of its node budget, on average, before an attempt gives up
+#: (the dry starts, where nearly every exchange the sets allow fails to dock, cost the most CPU; the
+#: first expansions may use them all: an early limit per expansion made deals 25 and 39 stop at once).
+BALANCE_DOCKS = 100
+#: How often one set of blocks (``card_blocks``) is expanded, with different arrangements inside them.
+BALANCE_REPEATS = 2
+
+
+def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbalance_weight: float = 3.0,
+                   weight: float = 2.0, cap: int = 300, best: dict[str, object] | None = None
+                   ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """Best-first over exchanges across blocks on ``exchanges + weight x (potential + imbalance_weight x
+    imbalance)``, until every card is in its home block: the swaps and the end position, or ``None``
+    when the budget (expansions) runs out or the docks of :data:`BALANCE_DOCKS` do (``best`` then gets
+    the nearest position seen by cards out: ``at``, ``path``).
+
+    The children of a position are every exchange the sets allow (:func:`set_exchanges`: not only
+    those sending a card home), weighed at the level of sets (the rank potential of
+    :meth:`PatternPlanner.kind_potential` and the transport :func:`imbalance`), refused by the kind
+    prune (:func:`kind_solvable`) when a block loses its last card of a kind; they are docked
+    (:func:`dock_exchange`) only when they come off the heap, so the thousands of exchanges that
+    never come up cost no dock. Ties are broken by the planner's seeded random numbers."""
+    board = planner.board
+    n, home, kind, rank = board.n, planner.home_block, planner.kind, planner.rank
+    fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
+    movable = [x for x in range(n) if x not in fixed]
+    kinds_home, memo, potential, rng = planner.home, planner._kinds, planner.kind_potential, planner.rng
+    store: list[_Node] = [(bytes(start), -1, (), 0)]
+    heap: list[tuple[float, float, int, int, int]] = [(0.0, 0.0, -1, -1, -1)]
+    seen: set[bytes] = set()
+    sets_seen: dict[bytes, int] = {}
+    nearest = (n + 1, 0)
+    docks = 0
+    dock_limit = None if budget.cap is None else BALANCE_DOCKS * budget.left(1 << 30)
+    found: tuple[list[tuple[int, int]], bytes] | None = None
+    while heap:
+        _, _, parent, f, g = heapq.heappop(heap)
+        if parent < 0:
+            idx = 0
+        else:
+            if dock_limit is not None and docks > dock_limit:
+                break
+            docks += 1
+            done = dock_exchange(planner, store[parent][0], f, g, cap)
+            if done is None or done[1] in seen:
+                continue
+            store.append((done[1], parent, done[0], store[parent][3] + 1))
+            idx = len(store) - 1
+        cur, _, _, depth = store[idx]
+        seen.add(cur)
+        loc = card_blocks(board, cur)
+        repeats = sets_seen.get(loc, 0)
+        if repeats >= BALANCE_REPEATS:
+            continue
+        sets_seen[loc] = repeats + 1
+        present = [0] * KINDS
+        transport = [[0] * BLOCKS for _ in range(BLOCKS)]
+        m = [0] * (BLOCKS * KINDS)
+        out = 0
+        for x in range(n):
+            b = loc[x]
+            if b == home[x]:
+                present[kind[x]] |= 1 << rank[x]
+            else:
+                out += 1
+            transport[b][home[x]] += 1
+            m[b * KINDS + kind[x]] += 1
+        if out < nearest[0]:
+            nearest = (out, idx)
+        if out == 0:
+            found = _trace(store, idx), cur
+            break
+        if budget.left(1) <= 0:
+            break
+        budget.used += 1
+        for f, a, g, b in set_exchanges(board, loc, movable):
+            kf, kg = kind[f], kind[g]
+            if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1):
+                after = list(m)
+                after[a * KINDS + kf] -= 1
+                after[b * KINDS + kf] += 1
+                after[b * KINDS + kg] -= 1
+                after[a * KINDS + kg] += 1
+                if kind_solvable(tuple(after), kinds_home, memo, KIND_CAP) is False:
+                    continue
+            masks = list(present)
+            for x, old, new in ((f, a, b), (g, b, a)):
+                if old == home[x]:
+                    masks[kind[x]] &= ~(1 << rank[x])
+                if new == home[x]:
+                    masks[kind[x]] |= 1 << rank[x]
+            hf, hg = home[f], home[g]
+            transport[a][hf] -= 1
+            transport[b][hf] += 1
+            transport[b][hg] -= 1
+            transport[a][hg] += 1
+            h = sum(potential(k, masks[k]) for k in range(KINDS)) + imbalance_weight * imbalance(transport)
+            transport[a][hf] += 1
+            transport[b][hf] -= 1
+            transport[b][hg] += 1
+            transport[a][hg] -= 1
+            heapq.heappush(heap, (depth + 1 + weight * h, rng.random(), idx, f, g))
+    if best is not None:
+        best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
+    return found
+
+
 def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
     cur = bytearray(at)
     for p, q in swaps:
@@ -1075,28 +1247,53 @@ def relay_end(board: _Board, game: AmberGame, near: dict[str, object], budget: _
     return None if found is None else (path + found[0], found[1])
 
 
+#: The balance searches of the portfolio, tried before ``PORTFOLIO``'s attempts, in turn: (imbalance
+#: weight, weight, first random seed, first budget in expansions); each round with ``GROWTH`` x the
+#: budgets and new seeds. Measured (deals 1-20, one search each with 1000 expansions): which deals a
+#: setting wins varies a lot (imbalance weight 3: 11 of 18, 6: 9, 2: 7, 4: 5; weight 3 with 2: 4),
+#: and the wins come early (47-835 expansions), so several short searches go round.
+BALANCE_PORTFOLIO: tuple[tuple[float, float, int, int], ...] = (
+    (3.0, 2.0, 1, 400), (2.0, 3.0, 1, 400), (4.0, 2.0, 1, 400), (3.0, 2.0, 2, 400), (2.0, 2.0, 1, 400),
+    (6.0, 2.0, 1, 400))
+#: Rounds of ``BALANCE_PORTFOLIO`` before each of ``PORTFOLIO``'s attempts gets a turn too.
+BALANCE_ROUNDS = 1000
+
+
+def _attempts() -> Iterator[tuple[str, float, float, int, int]]:
+    """The portfolio's attempts in order: (kind, first parameter, second, seed, budget in expansions):
+    ``balance`` (imbalance weight, weight), ``pairing`` (tries, 0) or ``gather`` (tries, 0)."""
+    for rounds in range(1000):
+        for imb, weight, seed, first in BALANCE_PORTFOLIO:
+            yield "balance", imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
+        if rounds >= BALANCE_ROUNDS:
+            old = rounds - BALANCE_ROUNDS
+            for kind, tries, seed, first in PORTFOLIO:
+                yield kind, tries, 0.0, seed + 10 * old, int(first * GROWTH ** old)
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
-    Gather every card into its block (the attempts of ``PORTFOLIO`` in turn, with growing node
-    budgets and new random tie-breaks), then sort each block with only its own cells moving."""
+    Gather every card into its block (the attempts of :func:`_attempts` in turn, with growing node
+    budgets and new random tie-breaks; each stalled attempt followed by the relay end game), then sort
+    each block with only its own cells moving."""
     planner: PatternPlanner | None = None
-    for attempt in range(1000):
+    for kind, first, second, seed, cap in _attempts():
         if budget.left(1) <= 0:
             return None
-        kind, tries, seed, first = PORTFOLIO[attempt % len(PORTFOLIO)]
-        rounds = attempt // len(PORTFOLIO)
-        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed + 10 * rounds, share=planner)
-        cap = int(first * GROWTH ** rounds)
+        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=planner)
         sub = _Budget(budget.deadline, budget.left(cap))
         near: dict[str, object] = {}
-        if kind == "gather":
+        tries = int(first) if kind != "balance" else 60
+        if kind == "balance":
+            gathered = balance_search(planner, board.start, sub, first, second, best=near)
+        elif kind == "gather":
             gathered = gather_and_pair(planner, board.start, sub, best=near)
         else:
             gathered = planner.pairing(board.start, sub, tries=tries, best=near)
         budget.used += sub.used
-        if gathered is None:
-            gathered = relay_end(board, game, near, budget, int(cap * RELAY_SHARE), tries, seed + 10 * rounds, planner)
+        if gathered is None and (kind != "balance" or RELAY_AFTER_BALANCE):
+            gathered = relay_end(board, game, near, budget, int(cap * RELAY_SHARE), tries, seed, planner)
         if gathered is None:
             continue
         path, at = gathered
@@ -1111,3 +1308,7 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[
         else:
             return path
     return None
+
+
+#: Whether a stalled balance search is followed by the relay end game too.
+RELAY_AFTER_BALANCE = False
