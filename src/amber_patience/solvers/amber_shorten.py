@@ -1,11 +1,16 @@
 """Shortening of Amber solutions (every layout): the passes that cut a found solution down.
 
-:func:`shorten` runs, while the solution gets shorter: pairs of swaps that cancel out
-(:func:`_cancel_pairs`), three swaps among three cards that make one swap (:func:`_merge_triples`),
-local splices (:func:`_splice`) and windows of swaps that depend on each other, re-joined by a small
-search (:func:`_rejoin_traces`, which replaced the windows of consecutive swaps: those found nothing
-more after it). Every change is checked with the move rule (``_Board.legal_swap``) and
-keeps the end position; the solver's result is replayed by the rules engine anyway.
+:func:`shorten` first runs the local passes (:func:`_shorten_local`) while the solution gets
+shorter: pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that
+make one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
+depend on each other, re-joined by a small search (:func:`_rejoin_traces`, which replaced the windows
+of consecutive swaps: those found nothing more after it). Then *carried swaps* (:func:`_transport`):
+a swap is taken out and the permutation it leaves missing is carried along the solution, later
+swaps played where they were or on the same cards, or taken out too, until fewer swaps make it
+(:func:`_carry`, :func:`_emit`): rewrites that reach far, which the windows with fixed ends do not
+have (``docs/solver-shorten.md``). Every change is checked with the move rule (``_Board.legal_swap``,
+or ``_legal_fn``, the same rule with bit masks) and keeps the end position; the solver's result is
+replayed by the rules engine anyway.
 """
 
 from __future__ import annotations
