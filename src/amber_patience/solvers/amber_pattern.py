@@ -1045,6 +1045,12 @@ def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
 #: (the dry starts, where nearly every exchange the sets allow fails to dock, cost the most CPU; the
 #: first expansions may use them all: an early limit per expansion made deals 25 and 39 stop at once).
 BALANCE_DOCKS = 100
+#: Near the goal (at most ``BALANCE_END_OUT`` cards out), the balance search's docks search up to
+#: ``BALANCE_END_CAP`` states: the last foreign cards are often alone of their kind (immobile), and a
+#: neighbour has to be brought to them with its own partner (deal 19's stall at 2 out: the one exchange
+#: left docks in 7 swaps, found within 3000 states, not within 300).
+BALANCE_END_OUT = 12
+BALANCE_END_CAP = 3000
 #: How often one set of blocks (``card_blocks``) is expanded, with different arrangements inside them.
 BALANCE_REPEATS = 2
 
@@ -1069,6 +1075,7 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     movable = [x for x in range(n) if x not in fixed]
     kinds_home, memo, potential, rng = planner.home, planner._kinds, planner.kind_potential, planner.rng
     store: list[_Node] = [(bytes(start), -1, (), 0)]
+    outs: list[int] = [n]
     heap: list[tuple[float, float, int, int, int]] = [(0.0, 0.0, -1, -1, -1)]
     seen: set[bytes] = set()
     sets_seen: dict[bytes, int] = {}
@@ -1084,10 +1091,12 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
             if dock_limit is not None and docks > dock_limit:
                 break
             docks += 1
-            done = dock_exchange(planner, store[parent][0], f, g, cap)
+            done = dock_exchange(planner, store[parent][0], f, g, BALANCE_END_CAP if outs[parent] <= BALANCE_END_OUT
+                                 else cap)
             if done is None or done[1] in seen:
                 continue
             store.append((done[1], parent, done[0], store[parent][3] + 1))
+            outs.append(n)
             idx = len(store) - 1
         cur, _, _, depth = store[idx]
         seen.add(cur)
@@ -1108,6 +1117,7 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
                 out += 1
             transport[b][home[x]] += 1
             m[b * KINDS + kind[x]] += 1
+        outs[idx] = out
         if out < nearest[0]:
             nearest = (out, idx)
         if out == 0:
