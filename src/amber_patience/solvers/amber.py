@@ -32,7 +32,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
 * **Shortening** (``solvers/amber_shorten.py``, every layout): pairs of swaps that cancel out
   (the same two cards swapped again later, or the same two cells, the swaps between still legal)
   are deleted; three swaps among three cards merged into one; local splices; and windows of swaps
-  that depend on each other re-joined by a small search, while it gets shorter.
+  that depend on each other re-joined by a small search, while it gets shorter; then swaps
+  carried along the solution until they can be played back as fewer (``docs/solver-shorten.md``).
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
