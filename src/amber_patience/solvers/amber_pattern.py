@@ -28,14 +28,23 @@
   needs a card to pass through a third block. :func:`relay_end` runs the pairing search with relays
   (and without exchanges that take a card out of its home, and with the exits' rank distance,
   :meth:`PatternPlanner.exit_distance`, added to the measure) from where an attempt stalled.
-* **Portfolio, then sort.** :func:`plan_pattern` tries the attempts of ``PORTFOLIO`` in turn
-  (pairing from the deal with 30 and 60 tries, gather + pairing; growing budgets, new tie-breaks),
-  each followed by the relay end game, until every card is in its block; then each block is sorted
-  with only its own cells moving (``solvers/amber.py``'s region search). The attempts share their
-  caches (docks, moves, kind plans).
+* **Balance search** (:func:`balance_search`, the portfolio's first attempts). At the level of sets
+  (which block holds which card, :func:`card_blocks`) an exchange of f (block A) and g (block B) is
+  allowed when B holds a rank-neighbour of f and A one of g (:func:`set_exchanges`). A card travels
+  only by an exchange with one going the other way, so the cards two blocks owe each other in equal
+  numbers go home in pairs and every card of the excess has to go round a third block: the
+  transport :func:`imbalance` measures that excess, and with it in the measure (rank potential +
+  imbalance weight x imbalance) far fewer searches walk into the rank-level traps. Best-first
+  over real positions whose children are every exchange the sets allow, weighed at the level of
+  sets and docked (:func:`dock_exchange`) only when they come off the heap.
+* **Portfolio, then sort.** :func:`plan_pattern` tries the attempts of :func:`_attempts` in turn
+  (six balance searches of ``BALANCE_PORTFOLIO``, growing budgets, new tie-breaks; the older
+  attempts of ``PORTFOLIO`` only after ``BALANCE_ROUNDS`` rounds), until every card is in its block;
+  then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
+  The attempts share their caches (docks, moves, kind plans).
 
-It wins some fresh deals (7 of the 18 non-stranded deals 1-20 within 20 s on a loaded machine);
-the others stall with 9-46 cards out, in rank-level traps described in ``docs/solver-pattern.md``.
+It wins most fresh deals (node-limited benchmark, 10000 nodes: @@DOCSTATUS@@); the others stall
+in traps described in ``docs/solver-pattern.md``.
 """
 
 from __future__ import annotations
@@ -1048,8 +1057,9 @@ BALANCE_DOCKS = 100
 #: Near the goal (at most ``BALANCE_END_OUT`` cards out), the balance search's docks search up to
 #: ``BALANCE_END_CAP`` states: the last foreign cards are often alone of their kind (immobile), and a
 #: neighbour has to be brought to them with its own partner (deal 19's stall at 2 out: the one exchange
-#: left docks in 7 swaps, found within 3000 states, not within 300).
-BALANCE_END_OUT = 12
+#: left docks in 7 swaps, found within 3000 states, not within 300). Measured at <= 12 out too: deal 36
+#: took 36.5 CPU s instead of 6.5 (failing docks of 3000 states), so only at <= 4.
+BALANCE_END_OUT = 4
 BALANCE_END_CAP = 3000
 #: How often one set of blocks (``card_blocks``) is expanded, with different arrangements inside them.
 BALANCE_REPEATS = 2
