@@ -4,7 +4,6 @@
     python benchmarks/amber_solver.py --deals 1-3          # quick smoke run
     python benchmarks/amber_solver.py --layouts arden --time-limit 0 --node-limit 60000   # load-independent
     python benchmarks/amber_solver.py --layouts arden --arden-plan groups ...              # another Arden plan
-    python benchmarks/amber_solver.py --layouts arden --arden-planner ...                  # solvers/amber_arden.py
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
 Seconds are wall-clock (the time limit is too); ``cpu`` columns are CPU seconds of this process
@@ -99,11 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     parser.add_argument("--arden-plan", choices=["chain", "groups", "halves", "whole"], default=None,
                         help="Forest of Arden's plan (default: the solver's, amber.ARDEN_PLAN)")
-    parser.add_argument("--arden-planner", action="store_true",
-                        help="solve Forest of Arden with solvers/amber_arden.py's plan_arden (amber.PLANNERS)")
     args = parser.parse_args(argv)
-    if args.arden_planner:
-        amber_solver.PLANNERS["arden"] = ("amber_arden", "plan_arden")
     if args.arden_plan:
         amber_solver.ARDEN_PLAN = args.arden_plan
     time_limit = args.time_limit or None

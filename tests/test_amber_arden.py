@@ -12,6 +12,7 @@ import pytest
 
 from amber_patience.games import get_game
 from amber_patience.solvers import amber as amber_solver
+from amber_patience.solvers import replay, solve
 
 
 def test_the_search_wins_the_end_of_an_arden_game() -> None:
@@ -84,3 +85,55 @@ def test_the_first_group_gathers_then_sorts() -> None:
         assert board.legal_swap(at, a, b)
         at[a], at[b] = at[b], at[a]
     assert all(board.target[at[c]] == c for c in gather.parts[0])
+
+
+def _whole(number: int, probe: bool, nodes: int = amber_solver.ARDEN_QUICK_CAP) -> tuple[object, ...]:
+    """Arden's whole-board search of a deal, with or without its probe: (path, states, nearest, probed)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(number))
+    setting = amber_solver.settings_for(game, "whole")[0]
+    assert setting.probe == (amber_solver.ARDEN_PROBE, amber_solver.ARDEN_PROBE_NEAR)
+    if not probe:
+        setting = amber_solver.replace(setting, probe=None)
+    best: dict[str, object] = {}
+    path, _, used = amber_solver._search(board, board.start, setting, None, nodes, cells=list(range(board.n)),
+                                         best=best)
+    return path, used, best.get("near"), best.get("probed"), best.get("path")
+
+
+def test_a_far_probe_stops_the_whole_board_search() -> None:
+    """Deal 2 is far from the goal after the probe's states: the search stops there, having seen what a
+    search capped at that many states sees."""
+    path, used, near, probed, nearest = _whole(2, probe=True)
+    assert path is None and probed is True and used == amber_solver.ARDEN_PROBE
+    assert isinstance(near, int) and near > amber_solver.ARDEN_PROBE_NEAR
+    assert _whole(2, probe=False, nodes=amber_solver.ARDEN_PROBE) == (None, used, near, False, nearest)
+
+
+def test_a_near_probe_goes_on_with_the_very_same_search() -> None:
+    """Deal 7 is near the goal after the probe's states: the search goes on and wins as it does unprobed."""
+    probed = _whole(7, probe=True)
+    assert probed[0] is not None and probed[1] > amber_solver.ARDEN_PROBE
+    assert probed[:2] == _whole(7, probe=False)[:2]
+
+
+def test_a_failed_probe_ends_the_phase() -> None:
+    """No further attempt of the whole-board phase after the probe stopped it: the chain gets the states."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(2))
+    budget = amber_solver._Budget(None, amber_solver.ARDEN_QUICK_CAP)
+    settings = amber_solver.settings_for(game, "whole")
+    assert next(amber_solver._phase_solutions(board, board.start, settings, budget, cells=list(range(board.n))),
+                None) is None
+    assert budget.used == amber_solver.ARDEN_PROBE
+
+
+@pytest.mark.parametrize("number", [11, 53])
+def test_arden_deals_won_past_and_through_the_probe(number: int) -> None:
+    """Deal 53 is won by the probed whole-board search, deal 11 by the chain after a failed probe; the rules
+    engine replays both (``solve`` does it)."""
+    position = get_game("arden").deal(number)
+    solution = solve(position, node_limit=6000)
+    assert solution.status == "won" and 0 < solution.stats["nodes"] <= 6000
+    assert replay(position, list(solution.moves)).is_won()
+    assert len(solution.moves) >= position.lower_bound()

@@ -319,6 +319,11 @@ class Setting:
     #: elsewhere, cheaper on Kolvir (``docs/solver-kolvir.md``); 0 on every other search.
     charge_lone: float = 0.0
     charge_other: float = 0.0
+    #: ``(states, near)``: stop after ``states`` expanded states unless the nearest position seen is then within
+    #: ``near`` of the goal (cells minus cycles), and end the phase (no more attempts). A search that goes on
+    #: expands the very same states as one without a probe. Arden's whole-board search is probed: it wins few
+    #: deals, and those come near early (``docs/solver-arden.md``).
+    probe: tuple[int, int] | None = None
 
 
 #: How many expanded states keep their cell lists for their children (a power of two, minus one).
@@ -374,6 +379,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     focus = focus or s.focus
     rng = random.Random(s.seed) if s.seed is not None else None
     lazy = exact and s.lazy
+    probe_at, probe_near = s.probe if s.probe is not None else (-1, 0)
+    probed = False  # stopped by the probe
     charge_lone, charge_other = s.charge_lone, s.charge_other
     region = list(range(n)) if cells is None else sorted(cells)
     inside = [False] * n
@@ -524,6 +531,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             return trace(idx), key, expanded
         if expanded >= node_limit:
             break
+        if expanded == probe_at and best_near > probe_near:
+            probed = True
+            break
         expanded += 1
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
@@ -647,6 +657,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         best["path"] = trace(best_idx)
         best["at"] = nodes[best_idx][0]
         best["near"] = best_near
+        best["probed"] = probed
     return None, start, expanded
 
 
@@ -687,6 +698,11 @@ QUICK_CAP = 1500
 #: Node cap of Arden's first plan (the whole board in one sort): it wins some deals in a few
 #: thousand nodes that the group plan does not; the others go on with the group plan.
 ARDEN_QUICK_CAP = 6000
+#: Arden's whole-board search stops after ``ARDEN_PROBE`` states unless it has come within ``ARDEN_PROBE_NEAR``
+#: of the goal (cells minus cycles) by then (``Setting.probe``): it wins 5 of deals 1-20 and 3 of 21-60
+#: within its cap, and the other deals no longer throw 6000 states away (``docs/solver-arden.md``).
+ARDEN_PROBE = 1500
+ARDEN_PROBE_NEAR = 28
 #: Node cap of Arden's chain plan, after which the group plan takes over.
 ARDEN_CHAIN_CAP = 30000
 
@@ -800,6 +816,8 @@ def _phase_solutions(board: _Board, start: bytes, settings: list[Setting], budge
         if path is not None:
             yield path, end
             continue
+        if best.get("probed"):
+            return
         if best and 0 < best["near"] <= ENDGAME_NEAR:
             # the search came close and stalled: finish with a focused search from there
             s = replace(s, weight=ENDGAME_WEIGHT, nodes=ENDGAME_NODES, seed=None, charge_lone=0, charge_other=0)
@@ -826,7 +844,8 @@ SETTINGS: dict[str, list[Setting]] = {
 
 #: Settings that differ by layout: (layout, phase) -> settings.
 OVERRIDES: dict[tuple[str, str], list[Setting]] = {
-    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000, focus=True), Setting(3, 1, 3, 0.5, 16000, 1, focus=True)],
+    ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000, focus=True, probe=(ARDEN_PROBE, ARDEN_PROBE_NEAR)),
+                         Setting(3, 1, 3, 0.5, 16000, 1, focus=True)],
     ("pattern", "whole"): [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
 }
 
