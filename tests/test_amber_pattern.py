@@ -8,6 +8,7 @@ Budgets are node limits, so results do not depend on the machine's speed.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -20,9 +21,11 @@ from amber_patience.games.amber import AmberGame, AmberPosition, Swap
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
+    BALANCE_PORTFOLIO,
     KINDS,
     Exchange,
     PatternPlanner,
+    _attempts,
     balance_search,
     card_blocks,
     dock_exchange,
@@ -589,3 +592,13 @@ def test_the_balance_search_reports_its_nearest_position_when_the_budget_runs_ou
     for p, q in path:
         replayed = replayed.play(Swap(p, q))
     assert bytes(_Board(replayed).start) == at
+
+
+def test_the_portfolio_goes_round_the_balance_settings_with_growing_budgets_and_new_seeds() -> None:
+    first = list(itertools.islice(_attempts(), 2 * len(BALANCE_PORTFOLIO)))
+    assert all(kind == "balance" for kind, *_ in first)
+    one, two = first[:len(BALANCE_PORTFOLIO)], first[len(BALANCE_PORTFOLIO):]
+    assert [(imb, w) for _k, imb, w, _s, _b in one] == [(imb, w) for imb, w, _s, _b in BALANCE_PORTFOLIO]
+    for (_k, _i, _w, seed1, budget1), (_k2, _i2, _w2, seed2, budget2) in zip(one, two, strict=True):
+        assert seed2 != seed1
+        assert budget2 > budget1

@@ -43,8 +43,8 @@
   then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
   The attempts share their caches (docks, moves, kind plans).
 
-It wins most fresh deals (node-limited benchmark, 10000 nodes: @@DOCSTATUS@@); the others stall
-in traps described in ``docs/solver-pattern.md``.
+It wins most fresh deals (node-limited benchmark, 10000 nodes: 15 of the 18 non-stranded deals 1-20,
+all 17 of 21-40); the others stall in traps described in ``docs/solver-pattern.md``.
 """
 
 from __future__ import annotations
