@@ -31,6 +31,16 @@ class SolutionError(GameError):
     """A solver produced moves that the rules engine does not accept (a bug in the solver)."""
 
 
+def set_bits(mask: int) -> list[int]:
+    """The set bits of ``mask`` (cells, slots ... of a bit mask), lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def replay(position: Position, moves: list[Move]) -> Position:
     """Play ``moves`` from ``position`` through the rules engine; every move is checked."""
     for i, move in enumerate(moves):

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from . import set_bits
+
 if TYPE_CHECKING:
     from .amber import _Board
 
@@ -639,16 +641,6 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
     return _rejoin(board, cur, bytes(goal), sorted(d), most, emit_nodes)
 
 
-def _cells_of(mask: int) -> list[int]:
-    """The cells of a bit mask, in order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
            cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None
            ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
@@ -723,7 +715,7 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
             zone = 0
             for c in d:
                 zone |= nearmask[c]
-            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in _cells_of(zone)))
+            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
             if failed is None or key not in failed:
                 sub = _emit(board, cur, d, removed - 2, emit_nodes)
                 if sub is not None:

@@ -77,7 +77,7 @@ from typing import Any
 from ..cards import Card
 from ..games.base import Move, Position
 from ..games.pyramid import DRAW, RECYCLE, PyramidGame, PyramidPosition, Remove
-from . import Solution
+from . import Solution, set_bits
 
 #: Recycles left in an unlimited game (never counts down; left out of the state key).
 _UNLIMITED = -1
@@ -772,13 +772,13 @@ class _Subgame:
         self.value = search.value
         self.target = search.target
         self.pyramid_mask = pyramid_mask = mask & search.pfull
-        self.pyramid = _bits(pyramid_mask)
+        self.pyramid = set_bits(pyramid_mask)
         #: Per pyramid card of these classes: the cards of these classes resting on it.
         self.over = {p: search.resting[p] & mask for p in self.pyramid}
         #: Per pyramid card of these classes: its bit, the cards of these classes resting on it, its value.
         self.pyramid_items = [(1 << p, self.over[p], search.value[p]) for p in self.pyramid]
         self.talon_mask = mask & ~pyramid_mask
-        self.talon = talon = _bits(self.talon_mask)
+        self.talon = talon = set_bits(self.talon_mask)
         #: Won when these cards are gone (relaxed: those of the pyramid).
         self.goal = pyramid_mask if search.relaxed else mask
         self.relaxed = search.relaxed
@@ -1036,15 +1036,6 @@ class _Subgame:
         # (In the order of the first card, then the second: the bits grow with the slots.)
         pairs = [a | b for a, va in now for b in partners.get(va, ()) if b > a]
         return pairs, partners
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _cover(side_a: list[int], side_b: list[int], compatible: Callable[[int, int], bool],
