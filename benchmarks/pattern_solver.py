@@ -34,6 +34,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
@@ -88,6 +89,16 @@ def near_goal(game: AmberGame, deal: int, steps: int, seed: int, tries: int = 20
     return AmberPosition(game, tuple(cards), start.start_cells, None, {}), done
 
 
+def _playable(game: AmberGame, deals: list[int]) -> Iterator[tuple[int, AmberPosition, _Board]]:
+    """The deals not lost at the deal, with their positions and boards; a line for each stranded one."""
+    for number in deals:
+        position = game.deal(number)
+        if position.stranded_kinds():
+            print(f"{number:>5}  stranded (lost at the deal)")
+            continue
+        yield number, position, _Board(position)
+
+
 def attempts(deals: list[int], nodes: int) -> int:
     """One line per deal: each attempt of ``PORTFOLIO`` (first round) from the deal, with ``nodes``
     expansions, then ``relay_end`` with ``nodes`` // 2 from its nearest position."""
@@ -97,13 +108,8 @@ def attempts(deals: list[int], nodes: int) -> int:
           "for the relay end game); won@expansions or cards out, CPU s (caches shared within a deal)")
     won = [0] * len(PORTFOLIO)
     tried = 0
-    for number in deals:
-        position = game.deal(number)
-        if position.stranded_kinds():
-            print(f"{number:>5}  stranded (lost at the deal)")
-            continue
+    for number, _position, board in _playable(game, deals):
         tried += 1
-        board = _Board(position)
         share: PatternPlanner | None = None
         cells: list[str] = []
         for i, (kind, tries, seed, _first) in enumerate(PORTFOLIO):
@@ -142,13 +148,8 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
     print("deal  " + " ".join(f"{f'{i:g}:{w:g}:{s}':>16}" for i, w, s in configs))
     won = [0] * len(configs)
     either = tried = 0
-    for number in deals:
-        position = game.deal(number)
-        if position.stranded_kinds():
-            print(f"{number:>5}  stranded (lost at the deal)")
-            continue
+    for number, _position, board in _playable(game, deals):
         tried += 1
-        board = _Board(position)
         share: PatternPlanner | None = None
         cells: list[str] = []
         for i, (imb, weight, seed) in enumerate(configs):
@@ -212,13 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[int]] = {"gather": [], "gather+pair": [], "pairing": []}
     solved: list[tuple[int, int, float]] = []
     tried = 0
-    for number in args.deals:
-        position = game.deal(number)
-        if position.stranded_kinds():
-            print(f"{number:>5}  stranded (lost at the deal)")
-            continue
+    for number, position, board in _playable(game, args.deals):
         tried += 1
-        board = _Board(position)
         cells: list[str] = []
         for name in ("gather", "gather+pair", "pairing"):
             if name in skip or (name == "gather+pair" and "pair" in skip):

@@ -30,12 +30,18 @@ def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPositio
     return position
 
 
-def _internal_moves(position: AmberPosition) -> list[Swap]:
-    board = amber_solver._Board(position)
+def _at_and_pos(board: amber_solver._Board) -> tuple[list[int], list[int]]:
+    """The card in every cell of the board's start, and the cell of every card."""
     at = list(board.start)
     pos = [0] * board.n
     for cell, card in enumerate(at):
         pos[card] = cell
+    return at, pos
+
+
+def _internal_moves(position: AmberPosition) -> list[Swap]:
+    board = amber_solver._Board(position)
+    at, pos = _at_and_pos(board)
     return sorted(Swap(a, b) for a, b in board.moves(at, pos))
 
 
@@ -252,10 +258,7 @@ def test_masked_move_generator_is_the_plain_walk_and_the_rules(name: str, number
     blocks), Pattern (five blocks), after random play."""
     position = _random_play(get_game(name).deal(number), steps, number)
     board = amber_solver._Board(position)
-    at = list(board.start)
-    pos = [0] * board.n
-    for cell, card in enumerate(at):
-        pos[card] = cell
+    at, pos = _at_and_pos(board)
     masked = board.moves(at, pos)
     assert list(masked) == list(board._moves_plain(at, pos))
     assert sorted(Swap(a, b) for a, b in masked) == position.legal_moves()
@@ -272,10 +275,7 @@ def test_a_childs_cell_lists_from_its_parents_are_its_own(name: str, number: int
     swap of a position reached by random play, with and without the unhappy cards counted."""
     position = _random_play(get_game(name).deal(number), steps, number)
     board = amber_solver._Board(position)
-    at = list(board.start)
-    pos = [0] * board.n
-    for cell, card in enumerate(at):
-        pos[card] = cell
+    at, pos = _at_and_pos(board)
     sadable = [cell != board.lone for cell in range(board.n)] if unhappy_counts else None
     lists = board._cell_lists(at, pos, sadable)
     stored = tuple(tuple(part) for part in lists[:4]) + (lists[4],)
