@@ -12,7 +12,7 @@ import pytest
 
 from amber_patience.games import get_game
 from amber_patience.solvers import amber as amber_solver
-from amber_patience.solvers import replay, solve
+from amber_patience.solvers import amber_arden, replay, solve
 
 
 def test_the_search_wins_the_end_of_an_arden_game() -> None:
@@ -133,6 +133,78 @@ def test_arden_deals_won_past_and_through_the_probe(number: int) -> None:
     """Deal 53 is won by the probed whole-board search, deal 11 by the chain after a failed probe; the rules
     engine replays both (``solve`` does it)."""
     position = get_game("arden").deal(number)
+    solution = solve(position, node_limit=6000)
+    assert solution.status == "won" and 0 < solution.stats["nodes"] <= 6000
+    assert replay(position, list(solution.moves)).is_won()
+    assert len(solution.moves) >= position.lower_bound()
+
+
+# The planner of solvers/amber_arden.py: a schedule of plans (the chain, the chain the other way along the snake).
+
+def test_the_reverse_chain_is_each_group_gathered_then_sorted_from_the_snake_end() -> None:
+    """The reverse chain: the goal groups in reverse snake order, each gathered against the cells left, then
+    sorted; the first group (with the top-left start card) only sorted."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(22))
+    groups = amber_solver.arden_groups(game, board)[::-1]
+    steps = amber_arden.reverse_chain(game, board)
+    assert [s.kind for s in steps] == ["gather", "sort"] * (len(groups) - 1) + ["sort"]
+    left = set(range(board.n))
+    for k, group in enumerate(groups[:-1]):
+        left -= set(group)
+        assert steps[2 * k].parts == (group, tuple(sorted(left)))
+        assert steps[2 * k].phase == "gather-groups"
+        assert steps[2 * k + 1].parts == (group,)
+    assert steps[-1].parts == (groups[-1],) and 0 in groups[-1]  # cell 0: the top-left start card
+    assert left == set(groups[-1])  # the cells left are the first group's
+
+
+def _legal_to_the_goal(board: amber_solver._Board, path: list[tuple[int, int]]) -> None:
+    at = bytearray(board.start)
+    for a, b in path:
+        assert board.legal_swap(at, a, b), (a, b)
+        at[a], at[b] = at[b], at[a]
+    assert list(at) == board.goal
+
+
+def test_the_reverse_chain_wins_a_deal_with_legal_swaps() -> None:
+    """Deal 2 through the reverse chain alone: every swap legal, the goal reached."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(2))
+    budget = amber_solver._Budget(None, 8000)
+    path = amber_solver._run_plan(board, game, amber_arden.reverse_chain(game, board), budget)
+    assert path is not None and 0 < budget.used <= 8000
+    _legal_to_the_goal(board, path)
+
+
+def _states_alone(number: int, plan: str, cap: int) -> tuple[list[tuple[int, int]] | None, int]:
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(number))
+    budget = amber_solver._Budget(None, cap)
+    path = amber_solver._run_plan(board, game, amber_arden._steps(game, board, plan), budget)
+    return path, budget.used
+
+
+def test_a_schedule_costs_its_capped_plans_then_the_winner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan that does not win within its cap spends exactly its cap; the next plan then runs as it does
+    alone: the schedule's states are the sum (the costing in docs/solver-arden.md relies on it)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(2))
+    first, used_first = _states_alone(2, "chain", 1000)
+    assert first is None and used_first == 1000
+    second, used_second = _states_alone(2, "reverse", 8000)
+    assert second is not None
+    monkeypatch.setattr(amber_arden, "SCHEDULE", [("chain", 1000), ("reverse", None)])
+    budget = amber_solver._Budget(None, 20000)
+    path = amber_arden.plan_arden(board, game, budget)
+    assert path == second and budget.used == used_first + used_second
+    _legal_to_the_goal(board, path)
+
+
+def test_the_planner_registered_wins_and_the_rules_engine_replays_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registered as Arden's planner, ``solve`` runs it, shortens and replays the solution."""
+    monkeypatch.setitem(amber_solver.PLANNERS, "arden", ("amber_arden", "plan_arden"))
+    position = get_game("arden").deal(11)
     solution = solve(position, node_limit=6000)
     assert solution.status == "won" and 0 < solution.stats["nodes"] <= 6000
     assert replay(position, list(solution.moves)).is_won()

@@ -1,0 +1,57 @@
+"""Forest of Arden's planner (used by :func:`amber_patience.solvers.amber.solve` when it is in ``amber.PLANNERS``).
+
+``docs/solver-arden.md`` ("Sixth session") has the reasoning and the measured figures. Arden's plan in
+``amber`` is the probed whole-board search, then the chain (each goal group gathered against the cells left,
+in snake order, then sorted and frozen) capped at ``amber.ARDEN_CHAIN_CAP`` states, then the group plan. What
+differs here is a **schedule of plans**: the chain's first gathering stalls on some deals and not on others,
+and the chain run the other way along the snake (the last goal group gathered first, :func:`reverse_chain`)
+stalls on other deals, so each runs capped in turn (``SCHEDULE``). Every plan is ``amber``'s
+(:func:`amber._run_plan`); a capped plan expands the very same states as the uncapped one up to its cap, so a
+schedule is costed exactly from each plan's states-to-win alone.
+"""
+
+from __future__ import annotations
+
+from ..games.amber import AmberGame
+from .amber import ARDEN_QUICK_CAP, Step, _Board, _Budget, _plan_arden, _run_plan, arden_groups
+
+Path = list[tuple[int, int]]
+
+
+def reverse_chain(game: AmberGame, board: _Board) -> list[Step]:
+    """Arden's chain the other way along the snake: the last goal group gathered first against every other cell
+    and sorted, then the group before it from the cells left, and so on; the first group (with the top-left
+    start card) only sorted."""
+    parts = arden_groups(game, board)[::-1]
+    steps: list[Step] = []
+    left = set(range(len(game.cells)))
+    for part in parts[:-1]:
+        left.difference_update(part)
+        steps += [Step("gather", (part, tuple(sorted(left))), "gather-groups"), Step("sort", (part,))]
+    return steps + [Step("sort", (parts[-1],))]
+
+
+def _steps(game: AmberGame, board: _Board, plan: str) -> list[Step]:
+    if plan == "reverse":
+        return reverse_chain(game, board)
+    return _plan_arden(game, board, plan)
+
+
+#: The plans in turn, each with a cap on its states (``None``: the rest of the budget): "whole" (the probed
+#: whole-board search), "chain", "reverse" (:func:`reverse_chain`), "groups" (``amber._plan_arden``). A plan
+#: that comes again starts afresh (its capped run is repeated: the schedule's costing counts it).
+SCHEDULE: list[tuple[str, int | None]] = [("whole", ARDEN_QUICK_CAP), ("chain", 30000), ("groups", None)]
+
+
+def plan_arden(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
+    """The swaps that win Forest of Arden from ``board.start``, or ``None``: the plans of ``SCHEDULE`` in turn,
+    each within its cap, until one wins."""
+    for plan, cap in SCHEDULE:
+        if cap is None:
+            return _run_plan(board, game, _steps(game, board, plan), budget)
+        sub = _Budget(budget.deadline, budget.left(cap))
+        path = _run_plan(board, game, _steps(game, board, plan), sub)
+        budget.used += sub.used
+        if path is not None:
+            return path
+    return None
