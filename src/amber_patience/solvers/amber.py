@@ -112,6 +112,18 @@ class _Board:
                 chosen = tuple(c for k, c in enumerate(cells) if part >> k & 1)
                 self.cells_of[sum(1 << c for c in chosen)] = chosen
         self.adj4 = [(a + (n, n, n, n))[:4] for a in self.adj]
+        #: ``pairs[a][b]``: the swap of cells ``a`` and ``b`` as ``(smaller, larger)``, one tuple for both orders
+        #: (the move generator adds these instead of building a tuple for every swap it finds).
+        self.pairs = [[(a, b) if a < b else (b, a) for b in range(n)] for a in range(n)]
+        for a in range(n):
+            for b in range(a):
+                self.pairs[a][b] = self.pairs[b][a]
+        #: ``walk``: the cards the move generator walks, in order (those not in a start cell, which never move),
+        #: each with its two rank-neighbours and whether a swap with each neighbour is its own to find: the
+        #: neighbour is a larger card (a smaller one found it already) and not a start card.
+        fixed_cards = {self.start[c] for c in self.frozen}
+        self.walk = [(x, m1, m2, m1 > x and m1 not in fixed_cards, m2 > x and m2 not in fixed_cards)
+                     for x, (m1, m2) in enumerate(self.nb) if x not in fixed_cards]
         movable = sum(1 << c for c in range(n) if not self.fixed[c])
         blockmask = [sum(1 << c for c in range(n) if self.block[c] == self.block[a]) for a in range(n)]
         #: ``allow[a]``: the cells that may trade with cell ``a`` (not ``a``, not a start cell; on Kolvir only
@@ -191,44 +203,64 @@ class _Board:
         The rule is symmetric: a legal swap of two cards neither of which stands in the lone cell is found
         from both cards, so the walk skips a swap with a card it has walked already (a smaller card), which
         adds nothing new to the set, nor changes its order."""
-        nb, adjmask, fixed, allow, lone, one = self.nb, self.adjmask, self.fixed, self.allow, self.lone, self.one
-        adjset, cells_of = self.adjset, self.cells_of
+        adjmask, allow, lone, one = self.adjmask, self.allow, self.lone, self.one
+        adjset, cells_of, pairs = self.adjset, self.cells_of, self.pairs
         out: set[tuple[int, int]] = set()
         add = out.add
-        for x in range(self.n):
+        for x, m1, m2, s1, s2 in self.walk:
             a = pos[x]
-            if fixed[a]:
-                continue
-            m1, m2 = nb[x]
-            q1, q2 = pos[m1], pos[m2]
+            q1 = pos[m1]
+            q2 = pos[m2]
+            pa = pairs[a]
             if a == lone:
-                ok, t1, t2, least = allow[a], False, False, -1  # any card may enter the lone cell
+                ok = allow[a]  # any card may enter the lone cell
+                least = -1
             else:
                 # x's neighbours beside a trade places with it; the card of b may also land beside x itself
                 # (x in b, b beside a), so those cells count as welcome too
-                adja = adjset[a]
-                t1 = q1 in adja and m1 > x and not fixed[q1]
-                t2 = q2 in adja and m2 > x and not fixed[q2]
                 ok = welcome[a]
-                if t1:
-                    ok |= one[q1]
-                if t2:
-                    ok |= one[q2]
                 least = x
-            if t1:
-                add((a, q1) if a < q1 else (q1, a))  # two touching neighbours trade places
+                if s1 and q1 in adjset[a]:
+                    ok |= one[q1]
+                    add(pa[q1])  # two touching neighbours trade places
+                    if s2 and q2 in adjset[a]:
+                        ok |= one[q2]
+                        v = adjmask[q1] & ok
+                        if v:
+                            for b in cells_of[v]:
+                                if at[b] > x:
+                                    add(pa[b])
+                        add(pa[q2])
+                        v = adjmask[q2] & ok
+                        if v:
+                            for b in cells_of[v]:
+                                if at[b] > x:
+                                    add(pa[b])
+                        continue
+                elif s2 and q2 in adjset[a]:
+                    ok |= one[q2]
+                    v = adjmask[q1] & ok
+                    if v:
+                        for b in cells_of[v]:
+                            if at[b] > x:
+                                add(pa[b])
+                    add(pa[q2])
+                    v = adjmask[q2] & ok
+                    if v:
+                        for b in cells_of[v]:
+                            if at[b] > x:
+                                add(pa[b])
+                    continue
             v = adjmask[q1] & ok
             if v:
                 for b in cells_of[v]:
                     if at[b] > least:
-                        add((a, b) if a < b else (b, a))
-            if t2:
-                add((a, q2) if a < q2 else (q2, a))
+                        add(pa[b])
             v = adjmask[q2] & ok
             if v:
                 for b in cells_of[v]:
                     if at[b] > least:
-                        add((a, b) if a < b else (b, a))
+                        add(pa[b])
         return out
 
     def _moves_plain(self, at: Sequence[int], pos: Sequence[int]) -> set[tuple[int, int]]:
