@@ -288,3 +288,38 @@ def test_a_childs_cell_lists_from_its_parents_are_its_own(name: str, number: int
         fresh = board._cell_lists(child, where, sadable)
         assert board._child_cell_lists(stored, child, where, move.a, move.b, sadable) == fresh
         assert board._moves_masked(child, where, fresh[2]) == board.moves(child, where)
+
+
+@pytest.mark.parametrize("name,number,phase,seeded", [("arden", 5, "gather-groups", False),
+                                                      ("arden", 5, "gather-groups", True),
+                                                      ("kolvir", 3, "gather", True), ("path", 2, "whole", False),
+                                                      ("path-52", 4, "whole", True), ("pattern", 1, "whole", False)])
+def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch, name: str, number: int,
+                                                phase: str, seeded: bool) -> None:
+    """Children whose key is well above their parent's are kept in their parent's lists instead of the heap
+    (``DEFER``) and pushed when the heap's keys reach them: the search expands the same states in the same
+    order as with every child pushed (``DEFER`` infinite) and as with every child deferred (minus infinity,
+    so each pop first releases every parent whose children could come first). The lazy loop (Arden, Kolvir),
+    the estimating one (Path) and the exact one (Pattern), with and without random tie-breaks."""
+    game = get_game(name)
+    board = amber_solver._Board(game.deal(number))
+    setting = amber_solver.settings_for(game, phase)[0]
+    setting = amber_solver.replace(setting, nodes=700, seed=7 if seeded else None, probe=None)
+    expanded: list[bytes] = []
+    generate = board._moves_masked
+
+    def recorded(at: list[int], pos: list[int], welcome: list[int]) -> set[tuple[int, int]]:
+        expanded.append(bytes(at))
+        return generate(at, pos, welcome)
+
+    monkeypatch.setattr(board, "_moves_masked", recorded)
+    runs = []
+    for defer in (float("inf"), amber_solver.DEFER, float("-inf")):
+        monkeypatch.setattr(amber_solver, "DEFER", defer)
+        expanded.clear()
+        best: dict[str, object] = {}
+        path, end, used = amber_solver._search(board, board.start, setting, None, 700, best=best)
+        runs.append((path, end, used, best.get("path"), best.get("at"), best.get("near"), list(expanded)))
+    assert runs[0][2] > 0 and len(runs[0][6]) == runs[0][2]
+    assert runs[1] == runs[0]
+    assert runs[2] == runs[0]
