@@ -493,6 +493,29 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             d += mult * ((0 if (m >> c1 & 1 or m >> c2 & 1) else 1) - sad_at(c))
         return d
 
+    def stored_eta_delta(at: bytes, pos: bytes, p: int, q: int, sad: Sequence[int]) -> int:
+        """:func:`eta_delta` from the parent's unhappy cells ``sad`` (its stored cell lists), as the exact loop
+        below weighs it."""
+        x, y = at[p], at[q]
+        d = -(sad[p] + sad[q])
+        mp, mq = adjmask[p], adjmask[q]
+        mpq = mp | mq
+        joined = mp >> q & 1
+        x1, x2 = nb[x]
+        y1, y2 = nb[y]
+        for z in ((x1, x2, y1, y2) if y1 != x1 and y1 != x2 and y2 != x1 and y2 != x2
+                  else (x1, x2, *(z for z in (y1, y2) if z != x1 and z != x2))):
+            c = pos[z]
+            if not mpq >> c & 1 or z in (x, y) or c == lone or not inside[c]:
+                continue
+            mult = 1 if joined else (mp >> c & 1) + (mq >> c & 1)
+            z1, z2 = nb[z]
+            m = adjmask[c]
+            c1 = q if z1 == x else p if z1 == y else pos[z1]
+            c2 = q if z2 == x else p if z2 == y else pos[z2]
+            d += mult * ((0 if (m >> c1 & 1 or m >> c2 & 1) else 1) - sad[c])
+        return d
+
     def trace(i: int) -> list[tuple[int, int]]:
         path = []
         while nodes[i][2] >= 0:
@@ -526,7 +549,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             continue
         if evaluated.__class__ is float:
             # pushed with a lower bound of its eta delta: put it back if the true delta is higher
-            true_f = key_f + weight * eta * (eta_delta(pat, pnode[5], a, b) - evaluated)
+            got = ring[parent & RING]
+            if got is not None and got[0] == parent:  # the parent's unhappy cells are at hand
+                delta = stored_eta_delta(pat, pnode[5], a, b, got[1][3])
+            else:
+                delta = eta_delta(pat, pnode[5], a, b)
+            true_f = key_f + weight * eta * (delta - evaluated)
             if true_f > key_f:
                 push(heap, (true_f, tie, parent, rank, a, b, True))
                 continue
