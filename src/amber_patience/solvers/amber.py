@@ -425,6 +425,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     for c in region:
         inside[c] = True
     restricted = cells is not None and len(region) < n
+    #: with a region: whether a swap (smaller cell, larger) is within it
+    region_pairs = frozenset((p, q) for p in region for q in region if p < q).__contains__ if restricted else None
     counted = [False] * n  # the cells whose group counts (gamma term and gathering goal)
     for c in region:
         counted[c] = c != lone
@@ -621,7 +623,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         if deadline is not None and (expanded & 7) == 0 and time.perf_counter() > deadline:
             break
         base = g + 1 + weight * h
-        swaps = list(moves_masked(at, pos, welcome))
+        # the swaps within the region, in the generator's order (the ranks among them break ties in that order)
+        swaps = list(filter(region_pairs, moves_masked(at, pos, welcome))) if region_pairs else list(
+            moves_masked(at, pos, welcome))
         cut = base + DEFER * weight
         dkeys = [INF] * len(swaps)
         devaluated: list[bool | float] = [True] * len(swaps)
@@ -640,8 +644,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 info = [(z, target[z], cyc[c], group[z], 0, 0) for c, z in enumerate(at)]
             merge_key = base + charge_other
             for rank, (p, q) in enumerate(swaps):
-                if restricted and not (inside[p] and inside[q]):
-                    continue
                 x, tx, cp, gx, sp, sx = info[p]
                 y, ty, cq, gy, sq, sy = info[q]
                 if focus and tx == p and ty == q:
@@ -681,8 +683,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             merge_key = base + charge_other
             estimated = not eta
             for rank, (p, q) in enumerate(swaps):
-                if restricted and not (inside[p] and inside[q]):
-                    continue
                 x, tx, cp, gx, sp = info[p]
                 y, ty, cq, gy, sq = info[q]
                 if focus and tx == p and ty == q:
@@ -710,8 +710,6 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         else:
             weighed = exact or not eta
             for rank, (p, q) in enumerate(swaps):
-                if restricted and not (inside[p] and inside[q]):
-                    continue
                 x, y = at[p], at[q]
                 tx, ty = target[x], target[y]
                 if focus and tx == p and ty == q:
