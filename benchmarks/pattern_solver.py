@@ -1,35 +1,26 @@
 """Benchmark of Pattern of Amber's planner (``solvers/amber_pattern.py``), in node counts and CPU time.
 
-    python benchmarks/pattern_solver.py [--deals 1-20] [--nodes 300] [--near 10,20,30,60] [--solve 3000]
+    python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
+    python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1]
 
-Figures per deal (stranded deals, a side block dealt no card of its suit, are proved lost and
-skipped), each in ``--nodes`` expansions and CPU seconds (``time.process_time``):
+Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
+``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
 
-* ``gather``: the first attempt's gather (best-first over exchanges prepared by <= 3 swaps per
-  block, on "cards out" with the centre as a hub for minor cards): the nearest "out" reached;
-* ``gather+pair``: the same gather on the rank potential without the hub (``GATHER_NODES`` = 300
-  expansions), then the pairing search from its nearest position (``gather_and_pair``; in all
-  ``GATHER_NODES`` + ``--nodes`` expansions);
-* ``pairing``: the pairing search (best-first over deeply docked exchanges) from the deal;
-* with ``--solve N``: ``amber_patience.solvers.solve`` with a node limit of N (the planner's
-  portfolio, then the shortening; every won solution is replayed by the rules engine).
+By default: each deal solved through ``amber_patience.solvers.solve`` with a node limit of ``--solve``
+(the planner's portfolio, the block sorts, then the shortening; every won solution is replayed by the
+rules engine): status, length / lower bound, CPU s, nodes; then positions near the goal (``--near``:
+that many legal swaps back from the goal of deals 1-3, see ``tests/test_amber_pattern.py``), solved
+with a node limit of 20 x ``--nodes``.
 
 With ``--balance``: the balance searches of ``BALANCE_PORTFOLIO`` one by one from each deal (``--nodes``
 expansions each; ``--configs imbalance:weight:seed,...`` for other settings): "won@N" (gathered after N
 expansions) or the cards out where the search stalled, and CPU s.
-
-With ``--attempts``: the portfolio's attempts one by one from each deal (``PORTFOLIO``'s kinds, tries and
-seeds, ``--nodes`` expansions each, then the relay end game from where each stalls with half as many):
-"won@N" (gathered after N expansions, the end game's included) or the cards out where the attempt
-stalled (the end game from there failed too), and CPU s.
-
-Then positions near the goal (``--near``: that many legal swaps back from the goal of deals 1-3,
-see ``tests/test_amber_pattern.py``), solved through ``solve`` with a node limit of 20 x ``--nodes``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -40,15 +31,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import (
-    BALANCE_PORTFOLIO,
-    GATHER_NODES,
-    PORTFOLIO,
-    PatternPlanner,
-    balance_search,
-    gather_and_pair,
-    relay_end,
-)
+from amber_patience.solvers.amber_pattern import BALANCE_PORTFOLIO, PatternPlanner, balance_search
 
 
 def parse_range(text: str) -> list[int]:
@@ -99,45 +82,6 @@ def _playable(game: AmberGame, deals: list[int]) -> Iterator[tuple[int, AmberPos
         yield number, position, _Board(position)
 
 
-def attempts(deals: list[int], nodes: int) -> int:
-    """One line per deal: each attempt of ``PORTFOLIO`` (first round) from the deal, with ``nodes``
-    expansions, then ``relay_end`` with ``nodes`` // 2 from its nearest position."""
-    game = get_game("pattern")
-    assert isinstance(game, AmberGame)
-    print(f"Pattern of Amber: the portfolio's attempts one by one, {nodes} expansions each (+ {nodes // 2} "
-          "for the relay end game); won@expansions or cards out, CPU s (caches shared within a deal)")
-    won = [0] * len(PORTFOLIO)
-    tried = 0
-    for number, _position, board in _playable(game, deals):
-        tried += 1
-        share: PatternPlanner | None = None
-        cells: list[str] = []
-        for i, (kind, tries, seed, _first) in enumerate(PORTFOLIO):
-            planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
-            share = planner
-            budget = _Budget(None, nodes + nodes // 2)
-            sub = _Budget(None, nodes)
-            near: dict[str, object] = {}
-            t0 = time.process_time()
-            if kind == "gather":
-                done = gather_and_pair(planner, board.start, sub, best=near)
-            else:
-                done = planner.pairing(board.start, sub, tries=tries, best=near)
-            budget.used += sub.used
-            first = 0 if done is not None else planner.out(near["at"])  # type: ignore[arg-type]
-            if done is None:
-                done = relay_end(board, game, near, budget, nodes // 2, tries, seed, planner)
-            cpu = time.process_time() - t0
-            if done is not None:
-                won[i] += 1
-                cells.append(f"won@{budget.used} ({cpu:.1f})")
-            else:
-                cells.append(f"out {first} ({cpu:.1f})")
-        print(f"{number:>5} " + " ".join(f"{c:>16}" for c in cells), flush=True)
-    print("won: " + ", ".join(f"{k}/{t}/seed {s}: {w}/{tried}" for (k, t, s, _), w in zip(PORTFOLIO, won, strict=True)))
-    return 0
-
-
 def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]]) -> int:
     """One line per deal: each balance search of ``configs`` (imbalance weight, weight, seed) from the
     deal with ``nodes`` expansions (caches shared within a deal)."""
@@ -153,7 +97,7 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
         share: PatternPlanner | None = None
         cells: list[str] = []
         for i, (imb, weight, seed) in enumerate(configs):
-            planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
+            planner = PatternPlanner(board, game, seed=seed, share=share)
             share = planner
             budget = _Budget(None, nodes)
             near: dict[str, object] = {}
@@ -189,72 +133,39 @@ def parse_configs(text: str) -> list[tuple[float, float, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"))
-    parser.add_argument("--nodes", type=int, default=300, help="gather expansions per deal (default 300)")
+    parser.add_argument("--nodes", type=int, default=300,
+                        help="expansions per balance search (--balance); near the goal, 20 x this per solve")
     parser.add_argument("--near", default="10,20,30,60", help="swaps back from the goal, comma-separated")
-    parser.add_argument("--solve", type=int, default=0, help="also solve each deal with this node limit")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: gather, pair, pairing")
-    parser.add_argument("--attempts", action="store_true", help="only the portfolio's attempts one by one")
+    parser.add_argument("--solve", type=int, default=3000, help="node limit of each deal's solve (0: skip)")
     parser.add_argument("--balance", action="store_true", help="only the balance searches one by one")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
     args = parser.parse_args(argv)
+    gc.disable()
     if args.balance:
         return balance(args.deals, args.nodes, args.configs)
-    if args.attempts:
-        return attempts(args.deals, args.nodes)
-    skip = set(args.skip.split(",")) if args.skip else set()
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
-    print(f"Pattern of Amber: deals {args.deals[0]}..{args.deals[-1]}, {args.nodes} expansions per search; "
-          "nearest 'out' (cards outside their home block) and CPU s")
-    print(f"{'deal':>5} {'out':>4} {'gather':>11} {'gather+pair':>12} {'pairing':>11}"
-          + (f" {'solve':>28}" if args.solve else ""))
-    results: dict[str, list[int]] = {"gather": [], "gather+pair": [], "pairing": []}
     solved: list[tuple[int, int, float]] = []
     tried = 0
-    for number, position, board in _playable(game, args.deals):
-        tried += 1
-        cells: list[str] = []
-        for name in ("gather", "gather+pair", "pairing"):
-            if name in skip or (name == "gather+pair" and "pair" in skip):
-                cells.append("-")
-                continue
-            t0 = time.process_time()
-            best: dict[str, object] = {}
-            if name == "gather":
-                planner = PatternPlanner(board, game)
-                done = planner.gather(board.start, _Budget(None, args.nodes), best=best)
-            elif name == "gather+pair":
-                planner = PatternPlanner(board, game, hub=False, measure="potential")
-                done = gather_and_pair(planner, board.start, _Budget(None, GATHER_NODES + args.nodes), best=best)
-            else:
-                planner = PatternPlanner(board, game, hub=False, measure="potential")
-                done = planner.pairing(board.start, _Budget(None, args.nodes), best=best)
-            left = 0 if done is not None else planner.out(best["at"])  # type: ignore[arg-type]
-            results[name].append(left)
-            cells.append(f"{left} ({time.process_time() - t0:.1f})")
-        line = f"{number:>5} {PatternPlanner(board, game, hub=False).out(board.start):>4} " \
-               f"{cells[0]:>11} {cells[1]:>12} {cells[2]:>11}"
-        if args.solve:
+    if args.solve:
+        print(f"Pattern of Amber: deals {args.deals[0]}..{args.deals[-1]}, solve with a node limit of {args.solve}")
+        print(f"{'deal':>5} {'status':>7} {'length/bound':>12} {'CPU s':>7} {'nodes':>6}")
+        for number, position, _board in _playable(game, args.deals):
+            tried += 1
             t0 = time.process_time()
             solution = solve(position, time_limit=None, node_limit=args.solve)
             cpu = time.process_time() - t0
             if solution.status == "won":
                 solved.append((len(solution.moves), position.lower_bound(), cpu))
-            line += f" {solution.status:>7} {len(solution.moves):>4}/{position.lower_bound():<3} {cpu:>6.1f} s"
-            line += f" {solution.stats.get('nodes')}"
-        print(line, flush=True)
-    for name, lefts in results.items():
-        if lefts:
-            print(f"{name}: gathered {sum(1 for x in lefts if x == 0)}/{len(lefts)}; median cards left "
-                  f"{statistics.median(lefts):g}, fewest {min(lefts)}, most {max(lefts)}")
-    if args.solve:
+            print(f"{number:>5} {solution.status:>7} {len(solution.moves):>6}/{position.lower_bound():<5} {cpu:>7.2f} "
+                  f"{solution.stats.get('nodes')!s:>6}", flush=True)
         print(f"solve (node limit {args.solve}): won {len(solved)}/{tried}", end="")
         if solved:
             ratios = [length / bound for length, bound, _ in solved]
             print(f"; median length/bound {statistics.median(ratios):.2f}, "
-                  f"median CPU s of the won {statistics.median(c for _, _, c in solved):.1f}")
+                  f"median CPU s of the won {statistics.median(c for _, _, c in solved):.2f}")
         else:
             print()
     print(f"Positions near the goal (node limit {20 * args.nodes}):")
@@ -262,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     for steps in (int(x) for x in args.near.split(",") if x):
         won = 0
         lengths: list[int] = []
-        cpu: list[float] = []
+        cpus: list[float] = []
         made: list[int] = []
         bounds: list[int] = []
         for deal in (1, 2, 3):
@@ -271,13 +182,13 @@ def main(argv: list[str] | None = None) -> int:
             bounds.append(position.lower_bound())
             t0 = time.process_time()
             solution = solve(position, time_limit=None, node_limit=20 * args.nodes)
-            cpu.append(time.process_time() - t0)
+            cpus.append(time.process_time() - t0)
             if solution.status == "won":
                 won += 1
                 lengths.append(len(solution.moves))
         length = f"{statistics.median(lengths):g}" if lengths else "-"
         print(f"{steps:>10} {','.join(map(str, made)):>8} {','.join(map(str, bounds)):>9} {won:>3}/3 {length:>13} "
-              f"{statistics.median(cpu):>12.1f}", flush=True)
+              f"{statistics.median(cpus):>12.1f}", flush=True)
     return 0
 
 

@@ -1,45 +1,30 @@
 """Pattern of Amber's planner (used by :func:`amber_patience.solvers.amber.solve`).
 
-``docs/solver-pattern.md`` has the reasoning and the measured figures. In short:
+``docs/solver-pattern.md`` has the reasoning, the measured figures and the history of the attempts
+that came before. In short:
 
 * **Kinds.** A card enters a block only beside a rank-neighbour there, so beside a card of its
   own kind (suit, or trumps): a block never regains a kind it has lost. At the level of kinds a
   position is a 5 x 5 count matrix (block x kind), and a swap across blocks A <-> B moving kinds
-  k1 (A -> B) and k2 (B -> A) needs both blocks to hold both kinds. :func:`kind_plan` searches
+  k1 (A -> B) and k2 (B -> A) needs both blocks to hold both kinds. :func:`kind_solvable` searches
   that tiny state for a sequence of exchanges that ends with every block holding only its goal
-  kind; :func:`kind_problem` is the invariant prune built on it (a swap that strands a goal kind,
-  or after which no kind plan exists, is refused).
+  kind (:func:`kind_plan` returns the sequence); :func:`kind_refused` is the invariant prune built
+  on it (an exchange that takes a block's last card of a kind when no kind plan exists afterwards).
 * **Rank potential.** A card enters its home block only beside x - 1 or x + 1 there; every card
   outside its home block costs 1 + its rank distance to the nearest card of its kind at home - 1
   (:meth:`PatternPlanner.kind_potential`): bringing x - 1 home lowers the cost of x, a gradient
   along the chains that "cards out" is flat on.
-* **Docked exchanges.** :meth:`PatternPlanner.pair_moves` sends a card f home to block B in
-  exchange for a card g of B that may land in f's block A: a best-first search inside A brings a
-  neighbour of g beside f, one inside B a neighbour of f beside g (:meth:`PatternPlanner.dock`,
-  as deep as needed), then f and g swap. :meth:`PatternPlanner.pairing` is a best-first search
-  over those exchanges on the potential, with the kind prune and a rank-level trap filter
-  (:meth:`PatternPlanner.trapped`).
-* **Gather.** The first attempt's exchanges (prepared by at most ``depth`` swaps per block,
-  breadth-first, cached by the block's content, the two sides meeting on the displaced card)
-  and transits, best-first (:meth:`PatternPlanner.gather`); :func:`gather_and_pair` alternates it
-  with the pairing search.
-* **Relays.** An exchange that sends no card home but gives a lone card of a foreign kind (immobile
-  where it is) a partner beside it (:meth:`PatternPlanner.relay_candidates`): the kind plan often
-  needs a card to pass through a third block. :func:`relay_end` runs the pairing search with relays
-  (and without exchanges that take a card out of its home, and with the exits' rank distance,
-  :meth:`PatternPlanner.exit_distance`, added to the measure) from where an attempt stalled.
-* **Balance search** (:func:`balance_search`, the portfolio's first attempts). At the level of sets
-  (which block holds which card, :func:`card_blocks`) an exchange of f (block A) and g (block B) is
-  allowed when B holds a rank-neighbour of f and A one of g (:func:`set_exchanges`). A card travels
-  only by an exchange with one going the other way, so the cards two blocks owe each other in equal
-  numbers go home in pairs and every card of the excess has to go round a third block: the
-  transport :func:`imbalance` measures that excess, and with it in the measure (rank potential +
-  imbalance weight x imbalance) far fewer searches walk into the rank-level traps. Best-first
-  over real positions whose children are every exchange the sets allow, weighed at the level of
-  sets and docked (:func:`dock_exchange`) only when they come off the heap.
-* **Portfolio, then sort.** :func:`plan_pattern` tries the attempts of :func:`_attempts` in turn
-  (six balance searches of ``BALANCE_PORTFOLIO``, growing budgets, new tie-breaks; the older
-  attempts of ``PORTFOLIO`` only after ``BALANCE_ROUNDS`` rounds), until every card is in its block;
+* **Balance search** (:func:`balance_search`). At the level of sets (which block holds which card,
+  :func:`card_blocks`) an exchange of f (block A) and g (block B) is allowed when B holds a
+  rank-neighbour of f and A one of g (:func:`set_exchanges`). A card travels only by an exchange with
+  one going the other way, so the cards two blocks owe each other in equal numbers go home in pairs
+  and every card of the excess has to go round a third block: the transport :func:`imbalance`
+  measures that excess, and with it in the measure (rank potential + imbalance weight x imbalance)
+  far fewer searches walk into the rank-level traps. Best-first over real positions whose children
+  are every exchange the sets allow, weighed at the level of sets and docked (:func:`dock_exchange`:
+  a best-first search inside each block, :meth:`PatternPlanner.dock`) only when they come off the heap.
+* **Portfolio, then sort.** :func:`plan_pattern` tries the balance searches of ``BALANCE_PORTFOLIO``
+  in turn (growing budgets, new tie-breaks; :func:`_attempts`), until every card is in its block;
   then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
   The attempts share their caches (docks, moves, kind plans).
 
@@ -56,8 +41,6 @@ from collections.abc import Iterator, Sequence
 from ..games.amber import AmberGame
 from .amber import _Board, _Budget, _phase, settings_for
 
-#: The centre's index in ``AmberGame.blocks`` (top-left, top-right, centre, bottom-left, bottom-right).
-CENTRE = 2
 #: Kinds are the card groups of ``_Board.group``: suits 0-3, trumps 4.
 TRUMPS = 4
 BLOCKS = 5
@@ -264,34 +247,22 @@ def kind_solvable(m: Matrix, home: Sequence[int], memo: dict[Matrix, bool | None
     return False
 
 
-def kind_problem(m: Matrix, home: Sequence[int], a: int, k1: int, b: int, k2: int,
-                 memo: dict[Matrix, bool | None] | None = None) -> str | None:
-    """The invariant prune: why a swap across blocks ``a`` and ``b`` moving kinds ``k1`` (a -> b)
-    and ``k2`` (b -> a) must be refused, or ``None``.
-
-    Refused: a swap that takes the last card of its goal kind out of a block (the rules engine
-    calls such a position lost), and a swap that takes the last card of a kind out of a block
-    when no kind plan exists afterwards. A swap that leaves every block every kind it held is
-    never refused."""
-    if a == b or k1 == k2:
-        return None
-    if m[a * KINDS + k1] == 1 and k1 == home[a]:
-        return f"block {a} would lose its last card of its goal kind {k1}"
-    if m[b * KINDS + k2] == 1 and k2 == home[b]:
-        return f"block {b} would lose its last card of its goal kind {k2}"
-    if m[a * KINDS + k1] > 1 and m[b * KINDS + k2] > 1:
-        return None
-    after = exchange(m, (a, k1, b, k2))
-    if after is None:
-        return None  # not a legal swap at the kind level: not this prune's business
-    known = kind_solvable(after, home, {} if memo is None else memo, KIND_CAP)
-    if known is False:
-        return "afterwards no order of exchanges brings every kind home (a kind could never leave a block)"
-    return None
-
-
-# -- the exchange realiser and the gather ---------------------------------------------------------
-
+def kind_refused(m: Sequence[int], home: Sequence[int], memo: dict[Matrix, bool | None], a: int, k1: int,
+                 b: int, k2: int) -> bool:
+    """The invariant prune: whether an exchange across blocks ``a`` and ``b`` moving kinds ``k1``
+    (a -> b) and ``k2`` (b -> a), legal at the kind level (each block holds both kinds), must be
+    refused: when it takes a block's last card of a kind and no kind plan exists afterwards
+    (:func:`kind_solvable` with ``KIND_CAP`` states per search and the shared ``memo``; a search that
+    gives up lets the exchange through). Taking a block's last card of its goal kind is always
+    refused (the rules engine calls such a position lost; :func:`exits_ok` fails)."""
+    if k1 == k2 or (m[a * KINDS + k1] != 1 and m[b * KINDS + k2] != 1):
+        return False
+    after = list(m)
+    after[a * KINDS + k1] -= 1
+    after[b * KINDS + k1] += 1
+    after[b * KINDS + k2] -= 1
+    after[a * KINDS + k2] += 1
+    return kind_solvable(tuple(after), home, memo, KIND_CAP) is False
 
 
 #: A node of the planner's best-first searches: (position, parent index, swaps from the parent, g).
@@ -306,11 +277,14 @@ def _trace(store: list[_Node], i: int) -> list[tuple[int, int]]:
         i = store[i][1]
     return path
 
-class PatternPlanner:
-    """Gathering for Pattern of Amber: every card into its block, by exchanges between blocks."""
 
-    def __init__(self, board: _Board, game: AmberGame, depth: int = 3, seed: int = 1, inner: bool = False,
-                 hub: bool = True, measure: str = "out", lam: float = 1.0, share: PatternPlanner | None = None) -> None:
+class PatternPlanner:
+    """The geometry of Pattern of Amber's blocks for the balance search: the moves inside a block, the
+    docks (searches inside one block), the rank of every card and the rank potential, with caches that
+    the portfolio's attempts share."""
+
+    def __init__(self, board: _Board, game: AmberGame, seed: int = 1, lam: float = 1.0,
+                 share: PatternPlanner | None = None) -> None:
         self.board = board
         self.game = game
         n = board.n
@@ -328,15 +302,6 @@ class PatternPlanner:
         self.home_block = [board.block[board.target[x]] for x in range(n)]
         self.kind = board.group
         self.home = home_kinds(board)
-        self.nbs = [frozenset(pair) for pair in board.nb]
-        #: ``cost[card][block]``: 0 where the card may stay while gathering, else 1. The centre
-        #: takes any minor card for free (a hub: minors pass through it), trumps only count there.
-        self.hub = hub
-        self.cost = [[0 if self.home_block[x] == blk or (hub and blk == CENTRE and self.kind[x] != TRUMPS) else 1
-                      for blk in range(BLOCKS)] for x in range(n)]
-        if measure not in ("out", "potential"):
-            raise ValueError(f"measure must be 'out' or 'potential', not {measure!r}")
-        self.measure_name = measure
         self.lam = lam
         #: the rank of every card within its kind (0 ..), and each kind's size
         self.rank = [0] * n
@@ -358,11 +323,7 @@ class PatternPlanner:
         #: dock results: key -> (swaps or ``None``, the cap of the search that found them)
         self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]],
                           tuple[tuple[tuple[int, int], ...] | None, int]] = {}
-        self.depth = depth
-        #: Single swaps inside a block as moves of the gather too (measured: no better).
-        self.inner = inner
         self.rng = random.Random(seed)
-        self._reach: dict[tuple[int, tuple[int, ...], int], dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
         self._kinds: dict[Matrix, bool | None] = {}
         if share is not None:
             # the caches depend only on the board (and ``lam``): a later attempt of the portfolio
@@ -370,7 +331,7 @@ class PatternPlanner:
             if share.board is not board or share.lam != lam:
                 raise ValueError("a planner shares caches only with a planner of the same board and lam")
             self._moves, self._docks, self._kinds = share._moves, share._docks, share._kinds
-            self._pot, self._reach = share._pot, share._reach
+            self._pot = share._pot
 
     # -- inside one block
 
@@ -412,38 +373,13 @@ class PatternPlanner:
         self._moves[key] = out
         return out
 
-    def reach(self, blk: int, cont: tuple[int, ...], depth: int) -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
-        """Every content of block ``blk`` within ``depth`` swaps inside it, with the fewest swaps."""
-        key = (blk, cont, depth)
-        found = self._reach.get(key)
-        if found is not None:
-            return found
-        if len(self._reach) > 20000:
-            self._reach.clear()
-        found = {cont: ()}
-        frontier = [cont]
-        for _ in range(depth):
-            nxt = []
-            for c in frontier:
-                for i, k in self.block_moves(blk, c):
-                    t = list(c)
-                    t[i], t[k] = t[k], t[i]
-                    new = tuple(t)
-                    if new not in found:
-                        found[new] = found[c] + ((i, k),)
-                        nxt.append(new)
-            frontier = nxt
-        self._reach[key] = found
-        return found
-
     def dock(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int = 2000
              ) -> tuple[tuple[int, int], ...] | None:
         """Swaps inside block ``blk`` (local cell pairs, fewest found by a best-first search of at
         most ``cap`` states) after which card ``stay`` touches one of the ``wanted`` cards, so that
         a card from ``wanted``'s rank-neighbours can take ``stay``'s cell; ``None`` if not found.
 
-        This is one side of an exchange prepared as deep as it needs (the exchanges of
-        :meth:`exchanges` are prepared by at most ``depth`` swaps)."""
+        This is one side of an exchange (:func:`dock_exchange`), prepared as deep as it needs."""
         wanted = tuple(w for w in wanted if w in cont)
         if stay not in cont or not wanted:
             return None
@@ -522,251 +458,10 @@ class PatternPlanner:
         return (any(mobile(cont[c]) and not self.frozen[blk][c] for c in self.adj[blk][a])
                 and any(mobile(w) for w in wanted))
 
-    def pair_moves(self, at: bytes, cap: int = 300, limit: int = 8, home_too: bool = False, tries: int = 60,
-                   relays: int = 0, fallback: bool = False) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
-        """Exchanges of a card ``f`` outside its home block (in A) with a card ``g`` of block B =
-        ``f``'s home (foreign there too, or with ``home_too`` any card of B) that may enter A (A holds
-        its kind), both sides prepared by :meth:`dock` (at most ``cap`` states each). Candidates are
-        tried most gain first (``g`` going home too), then fewest swaps by the distance bound; at
-        most ``tries`` of them are docked (4 x ``tries`` while none has docked), and at most ``limit``
-        exchanges are given. Then, with ``relays`` > 0 (or, with ``fallback``, ``tries`` when none of
-        those docked), at most that many :meth:`relay_candidates` are docked (exchanges that send no
-        card home but give a lone card of a foreign kind a partner), and at most ``limit`` // 2 of
-        them are given."""
-        blocks, board, dist = self.blocks, self.board, self.dist
-        conts = [tuple(at[c] for c in cells) for cells in blocks]
-        m = kind_matrix(board, at)
-        candidates: list[tuple[int, int, int, int, int, int]] = []
-        for a_blk in range(BLOCKS):
-            ca = conts[a_blk]
-            where_a = {x: i for i, x in enumerate(ca)}
-            for f in ca:
-                b_blk = self.home_block[f]
-                if b_blk == a_blk:
-                    continue
-                cb = conts[b_blk]
-                where_b = {x: i for i, x in enumerate(cb)}
-                need_b = [where_b[w] for w in board.nb[f] if w in where_b]
-                if not need_b:
-                    continue
-                fa = where_a[f]
-                for gi, g in enumerate(cb):
-                    if self.frozen[b_blk][gi]:
-                        continue
-                    if self.home_block[g] == b_blk and not home_too:
-                        continue
-                    if not m[a_blk * KINDS + self.kind[g]]:
-                        continue
-                    need_a = [where_a[w] for w in board.nb[g] if w in where_a]
-                    if not need_a:
-                        continue
-                    bound = (min(dist[a_blk][fa][i] for i in need_a) + min(dist[b_blk][gi][i] for i in need_b) - 2)
-                    gain = (self.home_block[g] == a_blk) - (self.home_block[g] == b_blk)
-                    candidates.append((-gain, bound, a_blk, f, b_blk, g))
-        candidates.sort()
-        given = 0
-        for move in self._docked(at, conts, m, candidates, cap, limit, tries):
-            given += 1
-            yield move
-        if relays or (fallback and not given):
-            # relays: when asked, and with ``fallback`` (as many as ``tries``) when no exchange sends a card home
-            yield from self._docked(at, conts, m, self.relay_candidates(conts, m), cap, max(1, limit // 2),
-                                    relays or tries)
+    # -- the rank potential
 
-    def _docked(self, at: bytes, conts: list[tuple[int, ...]], m: Matrix,
-                candidates: list[tuple[int, int, int, int, int, int]], cap: int, limit: int, tries: int
-                ) -> Iterator[tuple[tuple[tuple[int, int], ...], bytes]]:
-        """The exchanges of ``candidates`` (``(order, bound, block A, f, block B, g)``, in that order)
-        that the kind prune allows and both docks reach: f goes A -> B, g goes B -> A."""
-        blocks, board = self.blocks, self.board
-        given = 0
-        for n_tried, (_gain, _bound, a_blk, f, b_blk, g) in enumerate(candidates):
-            if n_tried >= (tries if given else 4 * tries):
-                break
-            if self.refused(m, a_blk, f, b_blk, g):
-                continue
-            # past the first ``tries`` (none docked), a shorter search per dock: most docks that
-            # succeed do within ``cap`` // 3 states, and a dock that fails costs all of them
-            states = cap if n_tried < tries else cap // EXTRA_CAP
-            prep_a = self.dock(a_blk, conts[a_blk], f, board.nb[g], states)
-            if prep_a is None:
-                continue
-            prep_b = self.dock(b_blk, conts[b_blk], g, board.nb[f], states)
-            if prep_b is None:
-                continue
-            ca, cb = list(conts[a_blk]), list(conts[b_blk])
-            for p, q in prep_a:
-                ca[p], ca[q] = ca[q], ca[p]
-            for p, q in prep_b:
-                cb[p], cb[q] = cb[q], cb[p]
-            swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
-                     + tuple((blocks[b_blk][p], blocks[b_blk][q]) for p, q in prep_b)
-                     + ((blocks[a_blk][ca.index(f)], blocks[b_blk][cb.index(g)]),))
-            yield swaps, _apply(at, swaps)
-            given += 1
-            if given >= limit:
-                break
-
-    def relay_candidates(self, conts: list[tuple[int, ...]], m: Matrix) -> list[tuple[int, int, int, int, int, int]]:
-        """Exchanges that send neither card home but unlock a lone card: ``f`` (any movable card of
-        block A) goes to a block B where a rank-neighbour of it is the only card of its kind there
-        and foreign there (alone of its kind, that card cannot move inside B; with ``f`` beside it,
-        both can), and ``g`` (a movable card of B, not of f's kind) to A beside a neighbour of its
-        own. The exchanges of :meth:`pair_moves`' first kind (``f`` going home) are left out. Ordered
-        by the cards they unlock (both sides), then by the distance bound of the two docks."""
-        board, dist, kind, home_block = self.board, self.dist, self.kind, self.home_block
-        where = [{x: i for i, x in enumerate(c)} for c in conts]
-        lone = [{x for x in c if home_block[x] != blk and m[blk * KINDS + kind[x]] == 1} for blk, c in enumerate(conts)]
-        out: list[tuple[int, int, int, int, int, int]] = []
-        for b_blk in range(BLOCKS):
-            if not lone[b_blk]:
-                continue
-            cb = conts[b_blk]
-            for w in lone[b_blk]:
-                for f in board.nb[w]:
-                    a_blk = next(blk for blk in range(BLOCKS) if f in where[blk])
-                    fa = where[a_blk][f]
-                    if a_blk == b_blk or self.frozen[a_blk][fa] or home_block[f] == b_blk:
-                        continue
-                    need_b = [where[b_blk][v] for v in board.nb[f] if v in where[b_blk]]
-                    for gi, g in enumerate(cb):
-                        if self.frozen[b_blk][gi] or g == w or kind[g] == kind[f]:
-                            continue
-                        need_a = [where[a_blk][v] for v in board.nb[g] if v in where[a_blk]]
-                        if not need_a:
-                            continue
-                        unlocks = 1 + any(v in lone[a_blk] for v in board.nb[g])
-                        home = (home_block[g] == a_blk)
-                        bound = min(dist[a_blk][fa][i] for i in need_a) + min(dist[b_blk][gi][i] for i in need_b) - 2
-                        out.append((-unlocks - home, bound, a_blk, f, b_blk, g))
-        out.sort()
-        return out
-
-    def pairing(self, at: bytes, budget: _Budget, cap: int = 300, best: dict[str, object] | None = None,
-                weight: float = 2.0, home_too: bool = True, traps: bool = True, tries: int = 60,
-                relays: int = 0, exits: float = 0.0) -> tuple[list[tuple[int, int]], bytes] | None:
-        """The end game: a best-first search over exchanges (:meth:`pair_moves`) on
-        ``swaps + weight x potential`` until every card is in its home block; ``None`` when the
-        budget runs out or nothing is left to try (``best`` then gets the nearest position seen
-        by cards out: ``at`` and ``path``). ``exits`` x :meth:`exit_distance` is added to the
-        potential. With ``relays``, positions with at most ``RELAY_OUT``
-        cards out also get that many relay exchanges docked (:meth:`relay_candidates`), and so does a
-        position where no exchange sending a card home docks (``tries`` of them)."""
-        start = bytes(at)
-        store: list[_Node] = [(start, -1, (), 0)]
-        heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
-        seen: set[bytes] = set()
-        nearest = (self.out(start), 0)
-
-        found: tuple[list[tuple[int, int]], bytes] | None = None
-        while heap:
-            _, _, idx = heapq.heappop(heap)
-            cur, _, _, g = store[idx]
-            if cur in seen:
-                continue
-            seen.add(cur)
-            left = self.out(cur)
-            if left < nearest[0]:
-                nearest = (left, idx)
-            if left == 0:
-                found = _trace(store, idx), cur
-                break
-            if budget.left(1) <= 0:
-                break
-            budget.used += 1
-            stuck = self.trapped(cur) if traps else 0
-            near = relays if left <= RELAY_OUT else 0
-            for swaps, end in self.pair_moves(cur, cap, home_too=home_too, tries=tries, relays=near,
-                                              fallback=relays > 0):
-                if end in seen or (traps and self.trapped(end) > stuck):
-                    continue
-                store.append((end, idx, swaps, g + len(swaps)))
-                h = self._potential(end) + (exits * self.exit_distance(end) if exits else 0.0)
-                heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
-        if best is not None:
-            best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
-        return found
-
-    def exit_distance(self, at: Sequence[int]) -> int:
-        """How far the foreign cards are from an exit, in ranks: a card x of kind k in block A (not its
-        home) leaves A, for good, only for a block X holding k and another kind A holds (the card X
-        gives back lands in A beside a card of its kind), and only beside x - 1 or x + 1 there.
-        Summed over such cards: the rank distance from x to the nearest card of k in such an X, less
-        1 (0 when x - 1 or x + 1 is there; the kind size when no X exists)."""
-        block, kind, rank = self.board.block, self.kind, self.rank
-        ranks = [[0] * KINDS for _ in range(BLOCKS)]
-        for c, x in enumerate(at):
-            ranks[block[c]][kind[x]] |= 1 << rank[x]
-        held = [{k for k in range(KINDS) if ranks[b][k]} for b in range(BLOCKS)]
-        total = 0
-        for c, x in enumerate(at):
-            a, k = block[c], kind[x]
-            if a == self.home_block[x]:
-                continue
-            size, r = self.size[k], rank[x]
-            best = size
-            for b in range(BLOCKS):
-                if b == a or not ranks[b][k] or not (held[a] & held[b]) - {k}:
-                    continue
-                mask = ranks[b][k]
-                for q in range(size):
-                    if mask >> q & 1:
-                        d = min((r - q) % size, (q - r) % size) - 1
-                        if d < best:
-                            best = d
-            total += best
-        return total
-
-    def trapped(self, at: Sequence[int]) -> int:
-        """Lone foreign cards that look stuck at the rank level: a card ``f`` alone of its kind in a
-        block A (so it cannot move inside A) leaves A only for a block C holding ``f - 1`` or
-        ``f + 1``, and only if the card it displaces can land in A beside a neighbour, so C must
-        hold a kind that A holds besides ``f``'s. Counted when no such C holds either neighbour now
-        (a heuristic: the neighbours may move later; it is not a proof)."""
-        block, kind, nb = self.board.block, self.kind, self.board.nb
-        where = [0] * self.n
-        count = [[0] * KINDS for _ in range(BLOCKS)]
-        for c, x in enumerate(at):
-            b = block[c]
-            where[x] = b
-            count[b][kind[x]] += 1
-        held = [{k for k in range(KINDS) if count[b][k]} for b in range(BLOCKS)]
-        stuck = 0
-        for x in range(self.n):
-            a, k = where[x], kind[x]
-            if a == self.home_block[x] or count[a][k] != 1:
-                continue
-            if not any(where[w] != a and (held[where[w]] & held[a]) - {k} for w in nb[x]):
-                stuck += 1
-        return stuck
-
-    def _masks(self, at: Sequence[int]) -> list[int]:
-        """Per kind, the ranks of it that stand in its home block (bitmask)."""
-        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
-        present = [0] * KINDS
-        for c, x in enumerate(at):
-            if block[c] == home_block[x]:
-                present[kind[x]] |= 1 << rank[x]
-        return present
-
-    def _potential_after(self, masks: list[int], end: Sequence[int], last: tuple[int, int]) -> float:
-        """The rank potential of ``end``, reached from a position with ``masks`` by swaps inside
-        blocks (which change no mask) and a last swap ``last`` (the only one that may cross)."""
-        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
-        p, q = last
-        present = list(masks)
-        if block[p] != block[q]:
-            for cell, other in ((p, q), (q, p)):
-                x = end[cell]  # came from ``other``
-                bit = 1 << rank[x]
-                if block[other] == home_block[x]:
-                    present[kind[x]] &= ~bit
-                if block[cell] == home_block[x]:
-                    present[kind[x]] |= bit
-        return sum(self.kind_potential(k, present[k]) for k in range(KINDS))
-
-    def _potential(self, at: Sequence[int]) -> float:
-        """:meth:`measure`'s rank potential, whatever this planner's measure."""
+    def potential(self, at: Sequence[int]) -> float:
+        """The rank potential of a position: :meth:`kind_potential` summed over the kinds."""
         block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
         present = [0] * KINDS
         for c, x in enumerate(at):
@@ -777,9 +472,9 @@ class PatternPlanner:
     # -- across blocks
 
     def out(self, at: Sequence[int]) -> int:
-        """Cards that still have to move to another block (``cost`` summed)."""
-        block, cost = self.board.block, self.cost
-        return sum(cost[x][block[c]] for c, x in enumerate(at))
+        """Cards outside their home block."""
+        block, home_block = self.board.block, self.home_block
+        return sum(block[c] != home_block[x] for c, x in enumerate(at))
 
     def kind_potential(self, k: int, present: int) -> float:
         """The potential of kind ``k`` whose home block holds the ranks in bitmask ``present``: every
@@ -804,185 +499,6 @@ class PatternPlanner:
             total += 1 + self.lam * (d - 1)
         self._pot[key] = total
         return total
-
-    def measure(self, at: Sequence[int]) -> float:
-        """The gather's measure of a position: ``out`` (cards to move), or the rank ``potential``
-        (:meth:`kind_potential` summed over the kinds; with ``hub``, minor cards in the centre
-        count as home for the count, but the potential sees only their home blocks)."""
-        if self.measure_name == "out":
-            return self.out(at)
-        block, home_block, kind, rank = self.board.block, self.home_block, self.kind, self.rank
-        present = [0] * KINDS
-        hubbed = 0
-        for c, x in enumerate(at):
-            if block[c] == home_block[x]:
-                present[kind[x]] |= 1 << rank[x]
-            elif self.hub and block[c] == CENTRE and kind[x] != TRUMPS:
-                hubbed += 1
-        return sum(self.kind_potential(k, present[k]) for k in range(KINDS)) - 0.5 * hubbed
-
-    def refused(self, m: Matrix, a: int, x: int, b: int, y: int) -> bool:
-        """The invariant prune for card ``x`` going a -> b and ``y`` going b -> a."""
-        return kind_problem(m, self.home, a, self.kind[x], b, self.kind[y], self._kinds) is not None
-
-    def exchanges(self, at: bytes) -> dict[bytes, tuple[int, tuple[tuple[int, int], ...]]]:
-        """Macro moves from ``at``: end position -> (cards moved to where they cost less, swaps).
-
-        For every card ``z`` in a block S where it costs 1 and every block T where it costs 0:
-        prepare S (``z``'s cell must touch a neighbour of the card it displaces) and T (a cell
-        beside a neighbour of ``z`` must hold that card) with at most ``depth`` swaps inside each,
-        then swap across. Single swaps inside a block are moves too (gain 0)."""
-        blocks, nb, cost = self.blocks, self.board.nb, self.cost
-        conts = [tuple(at[c] for c in cells) for cells in blocks]
-        m = kind_matrix(self.board, at)
-        reach = [self.reach(blk, conts[blk], self.depth) for blk in range(BLOCKS)]
-        result: dict[bytes, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        entries: dict[tuple[int, int], dict[int, tuple[tuple[tuple[int, int], ...], int]]] = {}
-
-        def entry(t: int, z: int) -> dict[int, tuple[tuple[tuple[int, int], ...], int]]:
-            """Block t's contents that take ``z``: displaced card -> (swaps inside t, cell)."""
-            found = entries.get((t, z))
-            if found is None:
-                found = {}
-                adj, frozen = self.adj[t], self.frozen[t]
-                for c, moves in reach[t].items():
-                    for nbr in nb[z]:
-                        if nbr not in c:
-                            continue
-                        for cell in adj[c.index(nbr)]:
-                            if frozen[cell]:
-                                continue
-                            old = found.get(c[cell])
-                            if old is None or len(old[0]) > len(moves):
-                                found[c[cell]] = (moves, cell)
-                entries[(t, z)] = found
-            return found
-
-        for s in range(BLOCKS):
-            adj_s = self.adj[s]
-            for i0, z in enumerate(conts[s]):
-                if self.frozen[s][i0] or not cost[z][s]:
-                    continue
-                targets = [(t, entry(t, z)) for t in range(BLOCKS) if t != s and not cost[z][t]]
-                targets = [(t, e) for t, e in targets if e]
-                if not targets:
-                    continue
-                for c, moves_s in reach[s].items():
-                    a = c.index(z)
-                    fit: set[int] = set()
-                    for cell in adj_s[a]:
-                        fit.update(nb[c[cell]])
-                    for t, e in targets:
-                        for y in fit:
-                            hit = e.get(y)
-                            if hit is None:
-                                continue
-                            moves_t, b = hit
-                            gain = cost[z][s] + cost[y][t] - cost[z][t] - cost[y][s]
-                            if gain <= 0 or self.refused(m, s, z, t, y):
-                                continue
-                            swaps = (tuple((blocks[s][p], blocks[s][q]) for p, q in moves_s)
-                                     + tuple((blocks[t][p], blocks[t][q]) for p, q in moves_t)
-                                     + ((blocks[s][a], blocks[t][b]),))
-                            end = _apply(at, swaps)
-                            old = result.get(end)
-                            if old is None or len(old[1]) > len(swaps):
-                                result[end] = (gain, swaps)
-        for swaps, gain in self._transits(at, conts, m):
-            end = _apply(at, swaps)
-            old = result.get(end)
-            if old is None or len(old[1]) > len(swaps):
-                result[end] = (gain, swaps)
-        if self.inner:
-            for blk in range(BLOCKS):
-                cells = blocks[blk]
-                for p, q in self.block_moves(blk, conts[blk]):
-                    swaps = ((cells[p], cells[q]),)
-                    result.setdefault(_apply(at, swaps), (0, swaps))
-        return result
-
-    def _transits(self, at: bytes, conts: list[tuple[int, ...]], m: Matrix
-                  ) -> Iterator[tuple[tuple[tuple[int, int], ...], int]]:
-        """Every swap across blocks that costs nothing (a card passing through a block, or two
-        cards trading places), after at most one swap inside one of the two blocks."""
-        blocks, nb, nbs, cost = self.blocks, self.board.nb, self.nbs, self.cost
-        reach = [self.reach(blk, conts[blk], 1) for blk in range(BLOCKS)]
-        for a in range(BLOCKS):
-            for b in range(a + 1, BLOCKS):
-                adj_a, adj_b = self.adj[a], self.adj[b]
-                for ca, moves_a in reach[a].items():
-                    for cb, moves_b in reach[b].items():
-                        if moves_a and moves_b:
-                            continue
-                        pos_b = {x: i for i, x in enumerate(cb)}
-                        for i, x in enumerate(ca):
-                            if self.frozen[a][i]:
-                                continue
-                            for nbr in nb[x]:
-                                j = pos_b.get(nbr)
-                                if j is None:
-                                    continue
-                                for k in adj_b[j]:
-                                    if self.frozen[b][k]:
-                                        continue
-                                    y = cb[k]
-                                    if not any(ca[t] in nbs[y] for t in adj_a[i]):
-                                        continue
-                                    gain = cost[x][a] + cost[y][b] - cost[x][b] - cost[y][a]
-                                    if gain != 0 or self.refused(m, a, x, b, y):
-                                        continue
-                                    yield (tuple((blocks[a][p], blocks[a][q]) for p, q in moves_a)
-                                           + tuple((blocks[b][p], blocks[b][q]) for p, q in moves_b)
-                                           + ((blocks[a][i], blocks[b][k]),)), 0
-
-    def gather(self, start: bytes, budget: _Budget, weight: float = 3.0,
-               best: dict[str, object] | None = None, traps: bool = False
-               ) -> tuple[list[tuple[int, int]], bytes] | None:
-        """Best-first over :meth:`exchanges` on ``swaps + weight * out``; the swaps that bring
-        every card into its block and the end position, or ``None`` when the budget runs out
-        (``best`` then gets the nearest position seen: ``out``, ``path``, ``at``). With ``traps``,
-        a position that has more :meth:`trapped` cards than its parent is dropped when it comes
-        off the heap (the pairing search's trap filter, checked lazily: a gather expansion has
-        thousands of children)."""
-        start = bytes(start)
-        store: list[_Node] = [(start, -1, (), 0)]
-        heap: list[tuple[float, float, int]] = [(0.0, 0.0, 0)]
-        seen: set[bytes] = set()
-        nearest = (self.out(start), 0)
-        stuck: dict[int, int] = {}
-
-        while heap:
-            _, _, idx = heapq.heappop(heap)
-            at, parent, _, g = store[idx]
-            if at in seen:
-                continue
-            if traps:
-                stuck[idx] = self.trapped(at)
-                if parent >= 0 and stuck[idx] > stuck[parent]:
-                    continue
-            seen.add(at)
-            left = self.out(at)
-            if left < nearest[0]:
-                nearest = (left, idx)
-            if left == 0:
-                return _trace(store, idx), at
-            if budget.left(1) <= 0:
-                break
-            budget.used += 1
-            potential = self.measure_name != "out"
-            masks = self._masks(at) if potential and not self.hub else None
-            for end, (gain, swaps) in self.exchanges(at).items():
-                if end in seen:
-                    continue
-                store.append((end, idx, swaps, g + len(swaps)))
-                if masks is not None:
-                    h = self._potential_after(masks, end, swaps[-1])
-                else:
-                    h = self.measure(end) if potential else left - gain
-                heapq.heappush(heap, (g + len(swaps) + weight * h, self.rng.random(), len(store) - 1))
-        if best is not None:
-            best.update(out=nearest[0], path=_trace(store, nearest[1]), at=store[nearest[1]][0])
-        return None
 
 
 def imbalance(transport: Sequence[Sequence[int]]) -> int:
@@ -1138,14 +654,9 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
         budget.used += 1
         for f, a, g, b in set_exchanges(board, loc, movable):
             kf, kg = kind[f], kind[g]
-            if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1):
-                after = list(m)
-                after[a * KINDS + kf] -= 1
-                after[b * KINDS + kf] += 1
-                after[b * KINDS + kg] -= 1
-                after[a * KINDS + kg] += 1
-                if kind_solvable(tuple(after), kinds_home, memo, KIND_CAP) is False:
-                    continue
+            if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1) and kind_refused(
+                    m, kinds_home, memo, a, kf, b, kg):
+                continue
             masks = list(present)
             for x, old, new in ((f, a, b), (g, b, a)):
                 if old == home[x]:
@@ -1175,145 +686,40 @@ def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
     return bytes(cur)
 
 
-#: Gather expansions before the pairing end game takes over from the nearest position.
-GATHER_NODES = 300
-#: The attempts of the portfolio in turn: (kind, candidate exchanges docked per expansion, first random
-#: seed, first budget in expansions): the pairing search from the deal, or gather then pairing from
-#: where it stalls (``gather_and_pair``). Each round of them has ``GROWTH`` x the budgets of the last
-#: and new seeds. Measured (deals 1-20, 300 expansions each): most pairing searches stall or run dry
-#: within 300, and the wins come early when they come (deal 14 by the first at 45 expansions, deal 10
-#: by the second at 53, deal 1 by the third at 356), so the cheap attempts go first.
-PORTFOLIO = (("pairing", 30, 3, 300), ("pairing", 60, 2, 300), ("gather", 60, 1, 600))
+#: Each round of ``BALANCE_PORTFOLIO`` has ``GROWTH`` x the budgets of the last (and new seeds).
 GROWTH = 1.5
-#: Relay exchanges (:meth:`PatternPlanner.relay_candidates`) docked per expansion of the pairing search,
-#: in positions with at most ``RELAY_OUT`` cards out of their block.
-RELAYS = 20
-RELAY_OUT = 16
-#: After an attempt of the portfolio stalls with at most ``RELAY_OUT`` cards out, the pairing search with
-#: relays goes on from its nearest position, with this share of the attempt's budget (``relay_end``).
-RELAY_SHARE = 1.0
-#: The weight of :meth:`PatternPlanner.exit_distance` in the relay end game's measure.
-RELAY_EXITS = 1.0
-#: Past the first ``tries`` candidates of an expansion (while none has docked), docks search at most
-#: ``cap`` // ``EXTRA_CAP`` states.
-EXTRA_CAP = 3
-#: The gather of ``gather_and_pair`` drops positions with more trapped cards than their parent (measured
-#: on deals 1-20 at 300 expansions: nearer on none, farther on 4 of 18, e.g. deal 10 11 -> 22 out; off).
-GATHER_TRAPS = False
-#: Rounds of gather + pairing without progress before giving up.
-STALL_ROUNDS = 2
-
-
-def gather_and_pair(planner: PatternPlanner, start: bytes, budget: _Budget, best: dict[str, object] | None = None
-                    ) -> tuple[list[tuple[int, int]], bytes] | None:
-    """Rounds of :meth:`PatternPlanner.gather` (``GATHER_NODES`` expansions) and the pairing end
-    game from the nearest position the gather reached, each round from where the last stopped,
-    until every card is in its block (the swaps and the end position) or ``STALL_ROUNDS`` rounds
-    in a row bring no card home (``None``; ``best`` then gets the nearest position: ``at``, ``path``)."""
-    path: list[tuple[int, int]] = []
-    at = bytes(start)
-    fewest = planner.out(at)
-    if best is not None:
-        best.update(at=at, path=[])
-    stalled = 0
-    while budget.left(1) > 0 and stalled < STALL_ROUNDS:
-        near: dict[str, object] = {}
-        sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
-        gathered = planner.gather(at, sub, best=near, traps=GATHER_TRAPS)
-        budget.used += sub.used
-        if gathered is not None:
-            return path + gathered[0], gathered[1]
-        near_path, near_at = near["path"], near["at"]
-        assert isinstance(near_path, list) and isinstance(near_at, bytes)
-        path, at = path + near_path, near_at
-        stuck: dict[str, object] = {}
-        sub = _Budget(budget.deadline, budget.left(GATHER_NODES))
-        paired = planner.pairing(at, sub, best=stuck)
-        budget.used += sub.used
-        if paired is not None:
-            return path + paired[0], paired[1]
-        end, more = stuck["at"], stuck["path"]
-        assert isinstance(end, bytes) and isinstance(more, list)
-        path, at = path + more, end
-        left = planner.out(at)
-        if best is not None and left < fewest:
-            best.update(at=at, path=list(path))
-        stalled = 0 if left < fewest else stalled + 1
-        fewest = min(fewest, left)
-    return None
-
-
-def relay_end(board: _Board, game: AmberGame, near: dict[str, object], budget: _Budget, nodes: int, tries: int,
-              seed: int, share: PatternPlanner | None = None) -> tuple[list[tuple[int, int]], bytes] | None:
-    """The end game after a stalled attempt: from its nearest position (``near``: ``at``, ``path``), if
-    at most ``RELAY_OUT`` cards are out there, the pairing search with ``RELAYS`` relay exchanges per
-    expansion, no exchange taking a card out of its home block, the exits' rank distance added to
-    the measure, and ``nodes`` expansions. The whole path and the gathered position, or ``None``."""
-    at, path = near.get("at"), near.get("path")
-    if not isinstance(at, bytes) or not isinstance(path, list) or nodes <= 0:
-        return None
-    planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=share)
-    if not 0 < planner.out(at) <= RELAY_OUT:
-        return None
-    sub = _Budget(budget.deadline, budget.left(nodes))
-    # only exchanges that send a card home without taking one out of its home (``home_too`` off), and
-    # relays: measured, the exchanges of home cards make a plateau of equal potential that the
-    # relays (potential + 4) are never taken from (deal 1's stall at 5 out: 150 expansions in vain
-    # with them, gathered in 7 without)
-    # and the exits' rank distance on top of the potential (:meth:`PatternPlanner.exit_distance`;
-    # measured: it turned the stalls of deals 18 and 20 at 10 out into wins, 114 and 135 expansions)
-    found = planner.pairing(at, sub, tries=tries, relays=RELAYS, home_too=False, exits=RELAY_EXITS)
-    budget.used += sub.used
-    return None if found is None else (path + found[0], found[1])
-
-
-#: The balance searches of the portfolio, tried before ``PORTFOLIO``'s attempts, in turn: (imbalance
-#: weight, weight, first random seed, first budget in expansions); each round with ``GROWTH`` x the
-#: budgets and new seeds. Measured (deals 1-20, one search each with 1000 expansions): which deals a
-#: setting wins varies a lot (imbalance weight 3: 11 of 18, 6: 9, 2: 7, 4: 5; weight 3 with 2: 4),
-#: and the wins come early (47-835 expansions), so several short searches go round.
+#: The balance searches of the portfolio, in turn: (imbalance weight, weight, first random seed, first
+#: budget in expansions); each round with ``GROWTH`` x the budgets and new seeds. Measured (deals 1-20,
+#: one search each with 1000 expansions): which deals a setting wins varies a lot (imbalance weight 3:
+#: 11 of 18, 6: 9, 2: 7, 4: 5; weight 3 with 2: 4), and the wins come early (47-835 expansions), so
+#: several short searches go round.
 BALANCE_PORTFOLIO: tuple[tuple[float, float, int, int], ...] = (
     (3.0, 2.0, 1, 400), (2.0, 3.0, 1, 400), (4.0, 2.0, 1, 400), (3.0, 2.0, 2, 400), (2.0, 2.0, 1, 400),
     (6.0, 2.0, 1, 400))
-#: Rounds of ``BALANCE_PORTFOLIO`` before each of ``PORTFOLIO``'s attempts gets a turn too.
-BALANCE_ROUNDS = 1000
+#: Rounds of ``BALANCE_PORTFOLIO`` at most (the budgets grow by ``GROWTH`` a round: never reached).
+ROUNDS = 1000
 
 
-def _attempts() -> Iterator[tuple[str, float, float, int, int]]:
-    """The portfolio's attempts in order: (kind, first parameter, second, seed, budget in expansions):
-    ``balance`` (imbalance weight, weight), ``pairing`` (tries, 0) or ``gather`` (tries, 0)."""
-    for rounds in range(1000):
+def _attempts() -> Iterator[tuple[float, float, int, int]]:
+    """The portfolio's balance searches in order: (imbalance weight, weight, seed, budget in expansions)."""
+    for rounds in range(ROUNDS):
         for imb, weight, seed, first in BALANCE_PORTFOLIO:
-            yield "balance", imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
-        if rounds >= BALANCE_ROUNDS:
-            old = rounds - BALANCE_ROUNDS
-            for kind, tries, seed, first in PORTFOLIO:
-                yield kind, tries, 0.0, seed + 10 * old, int(first * GROWTH ** old)
+            yield imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
 
 
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
-    Gather every card into its block (the attempts of :func:`_attempts` in turn, with growing node
-    budgets and new random tie-breaks; each stalled attempt followed by the relay end game), then sort
-    each block with only its own cells moving."""
+    Gather every card into its block (the balance searches of :func:`_attempts` in turn, with growing
+    node budgets and new random tie-breaks), then sort each block with only its own cells moving."""
     planner: PatternPlanner | None = None
-    for kind, first, second, seed, cap in _attempts():
+    for imb, weight, seed, cap in _attempts():
         if budget.left(1) <= 0:
             return None
-        planner = PatternPlanner(board, game, hub=False, measure="potential", seed=seed, share=planner)
+        planner = PatternPlanner(board, game, seed=seed, share=planner)
         sub = _Budget(budget.deadline, budget.left(cap))
-        near: dict[str, object] = {}
-        tries = int(first) if kind != "balance" else 60
-        if kind == "balance":
-            gathered = balance_search(planner, board.start, sub, first, second, best=near)
-        elif kind == "gather":
-            gathered = gather_and_pair(planner, board.start, sub, best=near)
-        else:
-            gathered = planner.pairing(board.start, sub, tries=tries, best=near)
+        gathered = balance_search(planner, board.start, sub, imb, weight)
         budget.used += sub.used
-        if gathered is None and (kind != "balance" or RELAY_AFTER_BALANCE):
-            gathered = relay_end(board, game, near, budget, int(cap * RELAY_SHARE), tries, seed, planner)
         if gathered is None:
             continue
         path, at = gathered
@@ -1328,7 +734,3 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[
         else:
             return path
     return None
-
-
-#: Whether a stalled balance search is followed by the relay end game too.
-RELAY_AFTER_BALANCE = False
