@@ -209,3 +209,36 @@ def test_the_planner_registered_wins_and_the_rules_engine_replays_it(monkeypatch
     assert solution.status == "won" and 0 < solution.stats["nodes"] <= 6000
     assert replay(position, list(solution.moves)).is_won()
     assert len(solution.moves) >= position.lower_bound()
+
+
+def _first_gathering_searches(monkeypatch: pytest.MonkeyPatch, endgame: int) -> list[tuple[bool, int, bool]]:
+    """The searches of deal 22's first gathering within 8000 states: (focused end game?, states, won?) each."""
+    monkeypatch.setattr(amber_solver, "ENDGAME_NODES", endgame)
+    inner = amber_solver._search
+    runs: list[tuple[bool, int, bool]] = []
+
+    def logged(*args: object, **kw: object) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+        path, end, used = inner(*args, **kw)  # type: ignore[arg-type]
+        runs.append((bool(kw.get("focus")), used, path is not None))
+        return path, end, used
+
+    monkeypatch.setattr(amber_solver, "_search", logged)
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(22))
+    gather = amber_solver._plan_arden(game, board, "chain")[0]
+    budget = amber_solver._Budget(None, 8000)
+    kw = amber_solver._gather_kw(board, gather.parts, list(range(board.n)))
+    found = next(amber_solver._phase_solutions(board, board.start, amber_solver.settings_for(game, "gather-groups"),
+                                               budget, **kw), None)
+    assert found is None and budget.used == 8000
+    return runs
+
+
+def test_without_the_end_game_a_stalled_gathering_goes_on_to_its_next_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sixth session's measurement sets ``amber.ENDGAME_NODES`` to 0: a first-gathering attempt that stalls
+    near the goal (deal 22: 10 cards out of their region after 4000 states) then hands its states to the next
+    attempt instead of a focused end game, which on the first gatherings of deals 21-60 finished 6 of 66 stalls."""
+    with_endgame = _first_gathering_searches(monkeypatch, amber_solver.ENDGAME_NODES)
+    assert with_endgame == [(False, 4000, False), (True, 4000, False)]
+    monkeypatch.undo()
+    assert _first_gathering_searches(monkeypatch, 0) == [(False, 4000, False), (False, 4000, False)]

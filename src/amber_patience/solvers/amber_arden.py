@@ -18,22 +18,46 @@ from .amber import ARDEN_QUICK_CAP, Step, _Board, _Budget, _plan_arden, _run_pla
 Path = list[tuple[int, int]]
 
 
-def reverse_chain(game: AmberGame, board: _Board) -> list[Step]:
-    """Arden's chain the other way along the snake: the last goal group gathered first against every other cell
-    and sorted, then the group before it from the cells left, and so on; the first group (with the top-left
-    start card) only sorted."""
-    parts = arden_groups(game, board)[::-1]
+def chain(game: AmberGame, board: _Board, reverse: bool = False, together: int = 1) -> list[Step]:
+    """Arden's chain (``amber._plan_arden(..., "chain")`` when ``reverse`` is false and ``together`` 1): each goal
+    group in snake order (``reverse``: from the snake's end) gathered against the cells left, then sorted and
+    frozen; the first group (the last with ``reverse``) only sorted. With ``together`` = k > 1 the first k
+    groups are gathered as one region against the rest, then each into its own cells (the rest one more
+    region), then each sorted; the chain goes on with the groups after them."""
+    parts = arden_groups(game, board)
+    if reverse:
+        parts = parts[::-1]
+    n = len(game.cells)
     steps: list[Step] = []
-    left = set(range(len(game.cells)))
+    left = set(range(n))
+    if together > 1:
+        first, parts = parts[:together], parts[together:]
+        joined = tuple(sorted(c for part in first for c in part))
+        left.difference_update(joined)
+        rest = tuple(sorted(left))
+        steps += [Step("gather", (joined, rest), "gather-groups"), Step("gather", (*first, rest), "gather-groups")]
+        steps += [Step("sort", (part,)) for part in first]
     for part in parts[:-1]:
         left.difference_update(part)
         steps += [Step("gather", (part, tuple(sorted(left))), "gather-groups"), Step("sort", (part,))]
     return steps + [Step("sort", (parts[-1],))]
 
 
+def reverse_chain(game: AmberGame, board: _Board) -> list[Step]:
+    """Arden's chain the other way along the snake: the last goal group gathered first against every other cell
+    and sorted, then the group before it from the cells left, and so on; the first group (with the top-left
+    start card) only sorted."""
+    return chain(game, board, reverse=True)
+
+
+#: The plans that :func:`plan_arden` knows besides ``amber._plan_arden``'s: name -> (reverse, together).
+CHAINS = {"reverse": (True, 1), "pair": (False, 2), "reverse-pair": (True, 2)}
+
+
 def _steps(game: AmberGame, board: _Board, plan: str) -> list[Step]:
-    if plan == "reverse":
-        return reverse_chain(game, board)
+    if plan in CHAINS:
+        reverse, together = CHAINS[plan]
+        return chain(game, board, reverse, together)
     return _plan_arden(game, board, plan)
 
 
