@@ -323,3 +323,34 @@ def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch,
     assert runs[0][2] > 0 and len(runs[0][6]) == runs[0][2]
     assert runs[1] == runs[0]
     assert runs[2] == runs[0]
+
+
+@pytest.mark.parametrize("name,number,phase", [("arden", 6, "gather-groups"), ("arden", 3, "whole"),
+                                               ("kolvir", 2, "gather"), ("path-52", 1, "gather")])
+def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeypatch: pytest.MonkeyPatch, name: str,
+                                                                        number: int, phase: str) -> None:
+    """A state takes its cycles (relabelled where the swap split or merged them), cell lists and the eta deltas of
+    its lazily weighed children from its parent's, kept for the last ``RING + 1`` expanded states. With a ring of
+    one state almost every state computes them afresh: the same states are expanded in the same order."""
+    game = get_game(name)
+    board = amber_solver._Board(game.deal(number))
+    setting = amber_solver.replace(amber_solver.settings_for(game, phase)[0], nodes=800, probe=None)
+    kw = amber_solver._gather_kw(board, amber_solver.plan_for(game, board)[0].parts, list(range(board.n))) if (
+        phase != "whole") else {}
+    expanded: list[bytes] = []
+    generate = board._moves_masked
+
+    def recorded(at: list[int], pos: list[int], welcome: list[int]) -> set[tuple[int, int]]:
+        expanded.append(bytes(at))
+        return generate(at, pos, welcome)
+
+    monkeypatch.setattr(board, "_moves_masked", recorded)
+    runs = []
+    for ring in (amber_solver.RING, 0):
+        monkeypatch.setattr(amber_solver, "RING", ring)
+        expanded.clear()
+        best: dict[str, object] = {}
+        path, end, used = amber_solver._search(board, board.start, setting, None, 800, best=best, **kw)
+        runs.append((path, end, used, best.get("path"), best.get("near"), list(expanded)))
+    assert runs[0][2] > 0 and len(runs[0][5]) == runs[0][2]
+    assert runs[1] == runs[0]

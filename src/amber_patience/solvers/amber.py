@@ -439,7 +439,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     cell_lists, child_cell_lists = board._cell_lists, board._child_cell_lists
     sad_cells = sadable if eta else None
     # the cell lists of the last expanded states (by node index modulo RING + 1): a child's come from its parent's
-    ring: list[tuple[int, StoredCellLists] | None] = [None] * (RING + 1)
+    ring: list[tuple[int, StoredCellLists, tuple[int, ...], int] | None] = [None] * (RING + 1)
+    fresh_label = n  # the next new cycle label (labels from ``_Board.cycles`` are below n)
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
     as_float = [0.0] + [float(k) for k in range(-31, 0)]  # as_float[k] == float(k) for -31 <= k <= 0
     same_cycle, merging = _key_steps(weight, alpha, beta, gamma, eta) if lazy or not exact else ([], [])
@@ -580,19 +581,40 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             pos_key = pnode[5]
             pos = list(pos_key)
             wrong, out = pnode[6], pnode[7]
-        cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
-        if a >= 0 and cyc[a] == cyc[b]:  # the swap that made it merged two cycles
-            g += charge_lone if lone in (a, b) else charge_other
+        got = ring[parent & RING] if a >= 0 else None
+        if got is not None and got[0] == parent:  # the parent's cycles and cell lists are at hand
+            # the cycles of the permutation to the goal from the parent's: the swap split a cycle (cells a and
+            # b in one cycle; a's part gets a new label) or merged two (b's takes a's label); only equal labels
+            # matter, not which ones
+            pcyc = got[2]
+            cyc = list(pcyc)
+            la = pcyc[a]
+            if la == pcyc[b]:
+                k = got[3] + 1
+                j = a
+                while cyc[j] == la:
+                    cyc[j] = fresh_label
+                    j = target[at[j]]
+                fresh_label += 1
+            else:
+                k = got[3] - 1
+                lb = pcyc[b]
+                j = b
+                while cyc[j] == lb:
+                    cyc[j] = la
+                    j = target[pat[j]]  # around b's cycle of the parent
+                g += charge_lone if lone in (a, b) else charge_other
+            lists = child_cell_lists(got[1], at, pos, a, b, sad_cells)
+        else:
+            cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
+            if a >= 0 and cyc[a] == cyc[b]:  # the swap that made it merged two cycles
+                g += charge_lone if lone in (a, b) else charge_other
+            lists = cell_lists(at, pos, sad_cells)
         bound = size - k
         done = (wrong == 0) if sort_groups_only else (bound == 0)
         h = alpha * bound + gamma * wrong
         if beta:
             h += beta * out
-        got = ring[parent & RING] if a >= 0 else None
-        if got is not None and got[0] == parent:  # the parent's cell lists are at hand
-            lists = child_cell_lists(got[1], at, pos, a, b, sad_cells)
-        else:
-            lists = cell_lists(at, pos, sad_cells)
         nbc, _, welcome, sad, unhappy = lists
         if eta:
             h += eta * unhappy
@@ -608,7 +630,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         else:
             idx = 0
         # kept as tuples of ints, which the garbage collector stops tracking (lists would make it sweat)
-        ring[idx & RING] = (idx, (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy))
+        ring[idx & RING] = (idx, (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy), tuple(cyc), k)
         nearness = wrong if sort_groups_only else bound
         if nearness < best_near:
             best_near, best_idx = nearness, idx
