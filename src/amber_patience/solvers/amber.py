@@ -19,6 +19,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   (or computed exactly for each child, where that measured better: only the moved cards'
   rank-neighbours can change; on Arden and Kolvir a child goes in with a lower bound of it and is
   weighed exactly when popped, which expands the same states in the same order for less CPU).
+  A child whose key is well above its parent's is *deferred*: kept in its parent's lists, not
+  pushed, until the heap's keys reach it (most never do; the same pops in the same order).
   States are deduplicated.
 * **A plan per layout** (:func:`plan_for`): ``gather`` every card into its region, then ``sort``
   each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
