@@ -242,3 +242,16 @@ def test_without_the_end_game_a_stalled_gathering_goes_on_to_its_next_attempt(mo
     assert with_endgame == [(False, 4000, False), (True, 4000, False)]
     monkeypatch.undo()
     assert _first_gathering_searches(monkeypatch, 0) == [(False, 4000, False), (False, 4000, False)]
+
+
+@pytest.mark.parametrize("number", [7, 11])
+def test_the_default_schedule_is_ambers_plan(number: int) -> None:
+    """``SCHEDULE`` by default is ``amber``'s Arden plan: the same swaps in the same states (deal 7 won by the
+    whole-board search past its probe, deal 11 by the chain after a failed probe)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(number))
+    ours, theirs = amber_solver._Budget(None, 8000), amber_solver._Budget(None, 8000)
+    path = amber_arden.plan_arden(board, game, ours)
+    assert path is not None and path == amber_solver._plan(board, game, theirs)
+    assert ours.used == theirs.used > 0
+    _legal_to_the_goal(board, path)

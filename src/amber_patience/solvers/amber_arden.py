@@ -1,19 +1,21 @@
-"""Forest of Arden's planner (used by :func:`amber_patience.solvers.amber.solve` when it is in ``amber.PLANNERS``).
+"""Forest of Arden's planner as a schedule of capped plans (not registered in ``amber.PLANNERS``: measured only).
 
-``docs/solver-arden.md`` ("Sixth session") has the reasoning and the measured figures. Arden's plan in
-``amber`` is the probed whole-board search, then the chain (each goal group gathered against the cells left,
-in snake order, then sorted and frozen) capped at ``amber.ARDEN_CHAIN_CAP`` states, then the group plan. What
-differs here is a **schedule of plans**: the chain's first gathering stalls on some deals and not on others,
-and the chain run the other way along the snake (the last goal group gathered first, :func:`reverse_chain`)
-stalls on other deals, so each runs capped in turn (``SCHEDULE``). Every plan is ``amber``'s
-(:func:`amber._run_plan`); a capped plan expands the very same states as the uncapped one up to its cap, so a
-schedule is costed exactly from each plan's states-to-win alone.
+``docs/solver-arden.md`` ("Sixth session", section A) has the figures. Arden's plan in ``amber`` is the probed
+whole-board search, then the chain (each goal group gathered against the cells left, in snake order, then
+sorted and frozen) capped at ``amber.ARDEN_CHAIN_CAP`` states, then the group plan; ``SCHEDULE`` is that plan
+by default. :func:`chain` builds two more chains: the other way along the snake (the last goal group gathered
+first, :func:`reverse_chain`) and with the first two groups gathered as one region. Each stalls on other deals
+than the chain, so a schedule runs them in turn, each within a cap. Every plan runs through ``amber``'s
+:func:`~amber_patience.solvers.amber._run_plan`, and a capped plan expands the very same states as the uncapped
+one up to its cap, so a schedule's states on a deal follow exactly from each plan's states-to-win alone: no
+schedule measured beat the chain alone (every failed plan costs its whole cap). To try one, register the
+planner at run time: ``amber.PLANNERS["arden"] = ("amber_arden", "plan_arden")`` and set ``SCHEDULE``.
 """
 
 from __future__ import annotations
 
 from ..games.amber import AmberGame
-from .amber import ARDEN_QUICK_CAP, Step, _Board, _Budget, _plan_arden, _run_plan, arden_groups
+from .amber import ARDEN_CHAIN_CAP, ARDEN_QUICK_CAP, Step, _Board, _Budget, _plan_arden, _run_plan, arden_groups
 
 Path = list[tuple[int, int]]
 
@@ -64,7 +66,7 @@ def _steps(game: AmberGame, board: _Board, plan: str) -> list[Step]:
 #: The plans in turn, each with a cap on its states (``None``: the rest of the budget): "whole" (the probed
 #: whole-board search), "chain", "reverse" (:func:`reverse_chain`), "groups" (``amber._plan_arden``). A plan
 #: that comes again starts afresh (its capped run is repeated: the schedule's costing counts it).
-SCHEDULE: list[tuple[str, int | None]] = [("whole", ARDEN_QUICK_CAP), ("chain", 30000), ("groups", None)]
+SCHEDULE: list[tuple[str, int | None]] = [("whole", ARDEN_QUICK_CAP), ("chain", ARDEN_CHAIN_CAP), ("groups", None)]
 
 
 def plan_arden(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
