@@ -16,7 +16,7 @@ replayed by the rules engine anyway.
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -38,10 +38,10 @@ def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
     with fewer states from each swap), and the cheap local passes again after each gain while they
     find something. Never longer than the local passes alone: the carried rewrites only ever cut."""
     path = _shorten_local(board, path, deadline)
-    for node_cap, cells_cap in CARRY_SWEEPS:
+    for node_cap, cells_cap, jump in CARRY_SWEEPS:
         while deadline is None or time.perf_counter() <= deadline:
             length = len(path)
-            path = _transport(board, path, deadline, node_cap=node_cap, cells_cap=cells_cap)
+            path = _transport(board, path, deadline, node_cap=node_cap, cells_cap=cells_cap, jump=jump)
             if len(path) == length:
                 break
             length = len(path)
@@ -280,25 +280,57 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     nodes = 0
     at = bytearray(start)
     path: list[tuple[int, int]] = []
+    # the window's tables as lists by index in ``window.cells`` (sorted, so index order is cell order)
+    wcells = window.cells
+    count = len(wcells)
+    index = {c: k for k, c in enumerate(wcells)}
+    nbm, lone, block = window.nbm, window.lone, window.block
+    static = [window.static[c] for c in wcells]
+    dyn = [window.dyn[c] for c in wcells]
+    amask = [window.adjmask[c] for c in wcells]
+    blocks = [block[c] for c in wcells]
+    dest = {x: index[c] for x, c in where.items()}  # the index of the cell each card ends in
 
     def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
-        cyc: dict[int, int] = {}
+        """The legal swaps among the window's cells (within one cycle of what is left, unless
+        ``allow_across``), sorted: those that lower the bound first, then by cards put in place
+        (the welcome masks only of the cells that may swap)."""
+        cyc = [-1] * count
         groups: list[list[int]] = []
-        for c in window.cells:
-            if c not in cyc:
-                k = c
+        for k in range(count):
+            if cyc[k] < 0:
                 group = []
-                while k not in cyc:
-                    cyc[k] = c
-                    group.append(k)
-                    k = where[at[k]]
-                groups.append(sorted(group))
+                m = k
+                while cyc[m] < 0:
+                    cyc[m] = k
+                    group.append(m)
+                    m = dest[at[wcells[m]]]
+                if len(group) > 1:
+                    group.sort()
+                    groups.append(group)
+        welcome = static[:]
+        for k in (range(count) if allow_across else (k for group in groups for k in group)):
+            m = welcome[k]
+            for t in dyn[k]:
+                m |= nbm[at[t]]
+            welcome[k] = m
         out = []
-        for a, b in window.legal_pairs(at, None if allow_across else groups):
-            same = cyc[a] == cyc[b]
-            if same or allow_across:
-                placed = (where[at[a]] == b) + (where[at[b]] == a)
-                out.append((h - 1 if same else h + 1, -placed, a, b))
+        for group in ([list(range(count))] if allow_across else groups):
+            for gi, i in enumerate(group):
+                a = wcells[i]
+                x = at[a]
+                wa, ma, nx, ba, ci = welcome[i], amask[i], nbm[x], blocks[i], cyc[i]
+                tx = where[x]
+                for j in group[gi + 1:]:
+                    b = wcells[j]
+                    if lone >= 0 and blocks[j] != ba and a != lone and b != lone:
+                        continue  # Kolvir: the two blocks meet only through the lone cell
+                    y = at[b]
+                    # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
+                    if (ma >> b & 1 and nx >> y & 1) or (
+                            (b == lone or welcome[j] >> x & 1) and (a == lone or wa >> y & 1)):
+                        placed = (tx == b) + (where[y] == a)
+                        out.append((h - 1 if cyc[j] == ci else h + 1, -placed, a, b))
         out.sort()
         return out
 
@@ -350,34 +382,49 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
     is the same without both) when they swap the same two *cards* (the swaps between stay, with
     the two cards exchanged: a card moved aside and later moved back), or the same two *cells* (the
     swaps between then take each other's cell of the two). Each candidate is replayed with the move
-    rule and kept only when every swap between stays legal."""
-    changed = True
-    while changed:
-        changed = False
+    rule and kept only when every swap between stays legal. The swaps of each pair of cells and of
+    each pair of cards are indexed, so only those pairs are looked at; after a deletion at ``i`` the
+    pairs that end before ``i`` are not tried again (the same swaps, the same failure)."""
+    low = 0
+    while True:
         states = _states_along(board.start, path)
+        by_cells: dict[tuple[int, int], list[int]] = {}
+        by_cards: dict[tuple[int, int], list[int]] = {}
+        for t, (p, q) in enumerate(path):
+            by_cells.setdefault((p, q) if p < q else (q, p), []).append(t)
+            x, y = states[t][p], states[t][q]
+            by_cards.setdefault((x, y) if x < y else (y, x), []).append(t)
+        found = None
         for i, (a, b) in enumerate(path):
             if deadline is not None and time.perf_counter() > deadline:
                 return path
-            cards = {states[i][a], states[i][b]}
-            for j in range(i + 1, len(path)):
-                c, d = path[j]
+            first = max(i + 1, low)
+            x, y = states[i][a], states[i][b]
+            same_cells = by_cells[(a, b) if a < b else (b, a)]
+            same_cards = by_cards[(x, y) if x < y else (y, x)]
+            cell_js = set(same_cells[bisect_left(same_cells, first):])
+            card_js = set(same_cards[bisect_left(same_cards, first):])
+            for j in sorted(card_js | cell_js):
                 subs = []
-                if {c, d} == {a, b}:
+                if j in cell_js:
                     swap = {a: b, b: a}
                     subs.append([(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]])
-                if {states[j][c], states[j][d]} == cards:
+                if j in card_js:
                     subs.append(path[i + 1:j])  # both kinds may hold at once: each is tried
                 for sub in subs:
                     sub = [(p, q) if p < q else (q, p) for p, q in sub]
                     if _replays(board, states[i], sub, states[j + 1]):
-                        path = path[:i] + sub + path[j + 1:]
-                        changed = True
+                        found = i, j, sub
                         break
-                if changed:
+                if found is not None:
                     break
-            if changed:
+            if found is not None:
                 break
-    return path
+        if found is None:
+            return path
+        i, j, sub = found
+        path = path[:i] + sub + path[j + 1:]
+        low = i
 
 
 def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
@@ -387,15 +434,15 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
     three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
     legal = _legal_fn(board)
-    changed = True
-    while changed:
-        changed = False
+    low = 0  # after a merge at i, the triples that end before i are not tried again (the same swaps)
+    while True:
         states = _states_along(board.start, path)
         cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
         swaps_of: dict[int, list[int]] = {}  # the swaps that move each card, in order
         for t, pair in enumerate(cards):
             for x in pair:
                 swaps_of.setdefault(x, []).append(t)
+        found = None
         for i in range(len(path)):
             if deadline is not None and time.perf_counter() > deadline:
                 return path
@@ -406,33 +453,54 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
                     continue
                 k = min((t for x in three for t in swaps_of[x][bisect_right(swaps_of[x], j):] if cards[t] <= three),
                         default=-1)
-                if k < 0:
-                    continue
+                if k < low:
+                    continue  # none, or the same swaps as when it failed
+                pairs = [(a, b) for a in three for b in three if a < b]
                 for at in (i, j, k):
-                    for x, y in ((a, b) for a in three for b in three if a < b):
-                        rest = [(t, path[t]) for t in range(i, k + 1) if t not in (i, j, k) or t == at]
-                        sub: list[tuple[int, int]] = []
-                        cur = bytearray(states[i])
-                        ok = True
-                        for t, (p, q) in rest:
-                            if t == at:
-                                p, q = sorted((cur.index(x), cur.index(y)))
+                    # the swaps before ``at`` are the same for the three pairs: replayed once
+                    head = bytearray(states[i])
+                    done: list[tuple[int, int]] = []
+                    ok = True
+                    for t in range(i, at):
+                        if t in (i, j, k):
+                            continue
+                        p, q = path[t]
+                        if not legal(head, p, q):
+                            ok = False
+                            break
+                        head[p], head[q] = head[q], head[p]
+                        done.append((p, q))
+                    if not ok:
+                        continue
+                    tail = [path[t] for t in range(at + 1, k + 1) if t not in (i, j, k)]
+                    for x, y in pairs:
+                        cur = bytearray(head)
+                        p, q = sorted((cur.index(x), cur.index(y)))
+                        if not legal(cur, p, q):
+                            continue
+                        cur[p], cur[q] = cur[q], cur[p]
+                        sub = done + [(p, q)]
+                        for p, q in tail:
                             if not legal(cur, p, q):
                                 ok = False
                                 break
                             cur[p], cur[q] = cur[q], cur[p]
                             sub.append((p, q))
                         if ok and cur == states[k + 1]:
-                            path = path[:i] + sub + path[k + 1:]
-                            changed = True
+                            found = i, k, sub
                             break
-                    if changed:
+                        ok = True
+                    if found is not None:
                         break
-                if changed:
+                if found is not None:
                     break
-            if changed:
+            if found is not None:
                 break
-    return path
+        if found is None:
+            return path
+        i, k, sub = found
+        path = path[:i] + sub + path[k + 1:]
+        low = i
 
 
 #: Re-joining traces: from each swap ``i``, the swaps after it that depend on it (directly or
@@ -549,7 +617,7 @@ CARRY_NODES = 300
 CARRY_SPAN = 300
 CARRY_CELLS = 8
 #: The sweeps of :func:`shorten`: (states from each swap, cells the carried permutation may move).
-CARRY_SWEEPS = ((CARRY_NODES, CARRY_CELLS), (50, 12))
+CARRY_SWEEPS = ((CARRY_NODES, CARRY_CELLS, False), (50, 12, False), (CARRY_NODES, CARRY_CELLS, True))
 CARRY_EMIT = 30
 CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
@@ -737,9 +805,112 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     return None, nodes
 
 
+#: A sequence of swaps built backwards, where a ``range`` stands for the solution's swaps it indexes.
+_Run = tuple["_Run", "tuple[int, int] | range"] | None
+
+
+def _unrun(run: _Run, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    parts: list[tuple[int, int] | range] = []
+    while run is not None:
+        run, item = run
+        parts.append(item)
+    out: list[tuple[int, int]] = []
+    for item in reversed(parts):
+        if isinstance(item, range):
+            out.extend(path[item.start:item.stop])
+        else:
+            out.append(item)
+    return out
+
+
+def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
+                cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None,
+                masks: list[int] | None = None) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
+    """:func:`_carry` that jumps over the swaps far from the carried permutation ``d``: a swap that
+    neither moves nor looks at a cell of ``d`` (neither of its cells is one of ``d``'s cells or beside
+    one) is legal exactly where the solution played it and leaves ``d`` as it is, so the search goes
+    straight to the next swap that does, and a state is one such swap (``masks``: each swap's two
+    cells as a bit mask). Those far swaps are never taken out here (the walking :func:`_carry` also
+    tries that, one state a swap), so the states go to the choices near ``d``. The position is not
+    carried along: it is the solution's with ``d`` undone (``states[k] = cur ∘ d``). The same
+    returns as :func:`_carry`."""
+    legal = _legal_fn(board)
+    if masks is None:
+        masks = [(1 << a) | (1 << b) for a, b in path]
+    if failed is None:
+        failed = set()
+    p, q = path[i]
+    end = min(len(path), i + span)
+    nearmask = board.nearmask
+    # (next swap, d, swaps taken out, fewest swaps making d, swaps played)
+    stack: list[tuple[int, dict[int, int], int, int, _Run]] = [(i + 1, {p: q, q: p}, 1, 1, None)]
+    nodes = 0
+    while stack:
+        k, d, removed, need, run = stack.pop()
+        nodes += 1
+        if nodes > node_cap:
+            break
+        if not d:
+            return (k, _unrun(run, path)), nodes
+        zone = 0
+        for c in d:
+            zone |= nearmask[c]
+        st = states[k]
+        cur = bytearray(st)
+        for x, y in d.items():
+            cur[y] = st[x]
+        if removed - need >= 2:
+            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
+            if key not in failed:
+                sub = _emit(board, bytes(cur), d, removed - 2, emit_nodes)
+                if sub is not None:
+                    return (k, _unrun(run, path) + sub), nodes
+                failed.add(key)
+        k0 = k
+        while k < end and not masks[k] & zone:
+            k += 1
+        if k >= end:
+            continue
+        if k > k0:
+            run = (run, range(k0, k))
+            st = states[k]
+            cur = bytearray(st)
+            for x, y in d.items():
+                cur[y] = st[x]
+        a, b = path[k]
+        da, db = d.get(a, a), d.get(b, b)
+        plays: list[tuple[int, dict[int, int], int, int, _Run]] = []
+        cheaper = None
+        if len(d) + (a not in d) + (b not in d) <= cells_cap:
+            # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
+            skipped = dict(d)
+            skipped[a], skipped[b] = db, da
+            if db == a:
+                del skipped[a]
+            if da == b:
+                del skipped[b]
+            if _same_cycle(d, a, b):
+                cheaper = (k + 1, skipped, removed + 1, need - 1, run)  # tried first
+            else:
+                stack.append((k + 1, skipped, removed + 1, need + 1, run))  # tried last
+        if a in d or b in d:
+            if legal(cur, da, db):  # b on the cards it moved: the cells d puts them in
+                plays.append((k + 1, d, removed, need, (run, (da, db) if da < db else (db, da))))
+            if legal(cur, a, b):  # b where it was: d's cells follow b
+                sw = {a: b, b: a}
+                plays.append((k + 1, {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed, need,
+                              (run, (a, b))))
+        elif legal(cur, a, b):
+            plays.append((k + 1, d, removed, need, (run, (a, b))))
+        stack.extend(plays)
+        if cheaper is not None:
+            stack.append(cheaper)
+    return None, nodes
+
+
 def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | None, node_cap: int | None = None,
                span: int | None = None, cells_cap: int | None = None, emit_nodes: int | None = None,
-               budget: int | None = None) -> list[tuple[int, int]]:
+               budget: int | None = None, jump: bool = False) -> list[tuple[int, int]]:
     """Take each swap out in turn and carry it along the solution (:func:`_carry`) until it cancels
     out with later swaps taken out, the swaps between kept (where they were, or on the same cards)
     and checked with the move rule; the rewrite ends exactly where the solution's swaps that it
@@ -753,12 +924,16 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     budget = CARRY_BUDGET if budget is None else budget
     states = _states_along(board.start, path)
     failed: set[tuple[object, ...]] = set()
+    masks = [(1 << a) | (1 << b) for a, b in path]
     spent = 0
     i = 0
     while i < len(path) - 1 and spent <= budget:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed)
+        if jump:
+            found, nodes = _carry_jump(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, masks)
+        else:
+            found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed)
         spent += nodes
         if found is None:
             i += 1
@@ -770,5 +945,6 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
             continue
         path = path[:i] + sub + path[k:]
         states = states[:i] + mid + states[k + 1:]
+        masks = masks[:i] + [(1 << a) | (1 << b) for a, b in sub] + masks[k:]
         i = max(0, i - CARRY_BACK)
     return path
