@@ -70,6 +70,17 @@ StoredCellLists = tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[in
 DEFAULT_NODE_CAP = 2_000_000
 
 
+@functools.lru_cache(maxsize=8)
+def _pairs(n: int) -> list[list[tuple[int, int]]]:
+    """``pairs[a][b]``: the swap of cells ``a`` and ``b`` as ``(smaller, larger)``, one tuple for both orders
+    (made once per number of cells, shared by the boards; never changed)."""
+    pairs = [[(a, b) if a < b else (b, a) for b in range(n)] for a in range(n)]
+    for a in range(n):
+        for b in range(a):
+            pairs[a][b] = pairs[b][a]
+    return pairs
+
+
 class _Board:
     """The geometry of one layout in ints, and one position's goal."""
 
@@ -116,10 +127,7 @@ class _Board:
         self.adj4 = [(a + (n, n, n, n))[:4] for a in self.adj]
         #: ``pairs[a][b]``: the swap of cells ``a`` and ``b`` as ``(smaller, larger)``, one tuple for both orders
         #: (the move generator adds these instead of building a tuple for every swap it finds).
-        self.pairs = [[(a, b) if a < b else (b, a) for b in range(n)] for a in range(n)]
-        for a in range(n):
-            for b in range(a):
-                self.pairs[a][b] = self.pairs[b][a]
+        self.pairs = _pairs(n)
         #: ``walk``: the cards the move generator walks, in order (those not in a start cell, which never move),
         #: each with its two rank-neighbours and whether a swap with each neighbour is its own to find: the
         #: neighbour is a larger card (a smaller one found it already) and not a start card.
