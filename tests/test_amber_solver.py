@@ -329,9 +329,10 @@ def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch,
                                                ("kolvir", 2, "gather"), ("path-52", 1, "gather")])
 def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeypatch: pytest.MonkeyPatch, name: str,
                                                                         number: int, phase: str) -> None:
-    """A state takes its cycles (relabelled where the swap split or merged them), cell lists and the eta deltas of
-    its lazily weighed children from its parent's, kept for the last ``RING + 1`` expanded states. With a ring of
-    one state almost every state computes them afresh: the same states are expanded in the same order."""
+    """A state takes its cycles (relabelled where the swap split or merged them), cell lists, the lazy loop's
+    per-cell tuples and the eta deltas of its lazily weighed children from its parent's, kept for the last
+    ``RING + 1`` expanded states. With a ring of one state almost every state computes them afresh: the same
+    states are expanded in the same order."""
     game = get_game(name)
     board = amber_solver._Board(game.deal(number))
     setting = amber_solver.replace(amber_solver.settings_for(game, phase)[0], nodes=800, probe=None)

@@ -181,10 +181,11 @@ class _Board:
         return nbc, cellnb, self._welcome(cellnb), sad, sum(sad)
 
     def _child_cell_lists(self, lists: StoredCellLists, at: Sequence[int], pos: Sequence[int], p: int, q: int,
-                          sadable: list[bool] | None) -> CellLists:
+                          sadable: list[bool] | None, sad_changed: list[int] | None = None) -> CellLists:
         """:meth:`_cell_lists` of ``at`` from those of its parent, ``at`` with cells ``p`` and ``q`` swapped back:
         only the moved cards' rank-neighbours see their neighbours' cells change, only the cells of those and of
-        the moved cards their ``cellnb`` and ``sad``, and only the cells beside those their ``welcome``."""
+        the moved cards their ``cellnb`` and ``sad``, and only the cells beside those their ``welcome``
+        (``sad_changed``, when given, receives the cells whose ``sad`` changed)."""
         nbc, cellnb, welcome, sad = list(lists[0]), list(lists[1]), list(lists[2]), list(lists[3])
         unhappy = lists[4]
         nb, one, adj, adj4, allow = self.nb, self.one, self.adj, self.adj4, self.allow
@@ -203,8 +204,11 @@ class _Board:
             adjmask = self.adjmask
             for c in changed:
                 now = 1 if sadable[c] and not (adjmask[c] & cellnb[c]) else 0
-                unhappy += now - sad[c]
-                sad[c] = now
+                if now != sad[c]:
+                    unhappy += now - sad[c]
+                    sad[c] = now
+                    if sad_changed is not None:
+                        sad_changed.append(c)
         return nbc, cellnb, welcome, sad, unhappy
 
     def _moves_masked(self, at: Sequence[int], pos: Sequence[int], welcome: list[int]) -> set[tuple[int, int]]:
@@ -449,7 +453,9 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     cell_lists, child_cell_lists = board._cell_lists, board._child_cell_lists
     sad_cells = sadable if eta else None
     # the cell lists of the last expanded states (by node index modulo RING + 1): a child's come from its parent's
-    ring: list[tuple[int, StoredCellLists, tuple[int, ...], int] | None] = [None] * (RING + 1)
+    # (node, cell lists, cycles, number of cycles, the lazy loop's per-cell tuples, unhappy cells' mask)
+    ring: list[tuple[int, StoredCellLists, tuple[int, ...], int, tuple[tuple[int, ...], ...] | None, int] | None] = [
+        None] * (RING + 1)
     fresh_label = n  # the next new cycle label (labels from ``_Board.cycles`` are below n)
     ties = (0.0, -1.0, -2.0)  # -placed + 0.0, the tie-break without a seed
     as_float = [0.0] + [float(k) for k in range(-31, 0)]  # as_float[k] == float(k) for -31 <= k <= 0
@@ -599,11 +605,14 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             pcyc = got[2]
             cyc = list(pcyc)
             la = pcyc[a]
+            # the cells whose per-cell tuple (below) changes: the two swapped cells, the relabelled ones, ...
+            redo = [a, b]
             if la == pcyc[b]:
                 k = got[3] + 1
                 j = a
                 while cyc[j] == la:
                     cyc[j] = fresh_label
+                    redo.append(j)
                     j = target[at[j]]
                 fresh_label += 1
             else:
@@ -612,10 +621,13 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                 j = b
                 while cyc[j] == lb:
                     cyc[j] = la
+                    redo.append(j)
                     j = target[pat[j]]  # around b's cycle of the parent
                 g += charge_lone if lone in (a, b) else charge_other
-            lists = child_cell_lists(got[1], at, pos, a, b, sad_cells)
+            sad_changed: list[int] = []
+            lists = child_cell_lists(got[1], at, pos, a, b, sad_cells, sad_changed=sad_changed)
         else:
+            redo = None
             cyc, k = board.cycles(at, region)  # cycles of the permutation to the goal, over the region
             if a >= 0 and cyc[a] == cyc[b]:  # the swap that made it merged two cycles
                 g += charge_lone if lone in (a, b) else charge_other
@@ -639,8 +651,11 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             idx = len(nodes) - 1
         else:
             idx = 0
-        # kept as tuples of ints, which the garbage collector stops tracking (lists would make it sweat)
-        ring[idx & RING] = (idx, (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy), tuple(cyc), k)
+        # kept as tuples of ints, which the garbage collector stops tracking (lists would make it sweat); the lazy
+        # loop adds its per-cell tuples below
+        stored = (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy)
+        if not lazy:
+            ring[idx & RING] = (idx, stored, tuple(cyc), k, None, 0)
         nearness = wrong if sort_groups_only else bound
         if nearness < best_near:
             best_near, best_idx = nearness, idx
@@ -669,11 +684,30 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             # counts twice when they do not touch (as in the exact delta). ``sadm``: the unhappy cells; ``sadnb[x]``:
             # the cells of card x's unhappy rank-neighbours.
             # every cell's card, its goal cell, cycle, group, unhappiness and unhappy neighbours' cells
-            if unhappy:
+            if redo is not None:
+                # from the parent's: only the cells in ``redo``, those of the moved cards' neighbours (their
+                # neighbours' cells changed), the cells whose unhappiness changed and those of their cards'
+                # neighbours (their unhappy neighbours changed) get new tuples
+                sadm = got[5]  # type: ignore[index]
+                info = list(got[4])  # type: ignore[index]
+                for z in nb[at[a]] + nb[at[b]]:
+                    redo.append(pos[z])
+                for c in sad_changed:
+                    sadm ^= one[c]
+                    redo.append(c)
+                    z1, z2 = nb[at[c]]
+                    redo.append(pos[z1])
+                    redo.append(pos[z2])
+                for c in redo:
+                    z = at[c]
+                    info[c] = (z, target[z], cyc[c], group[z], sad[c], nbc[z] & sadm)
+            elif unhappy:
                 sadm = sum([one[c] for c in region if sad[c]])
                 info = [(z, target[z], cyc[c], group[z], sad[c], nbc[z] & sadm) for c, z in enumerate(at)]
             else:
+                sadm = 0
                 info = [(z, target[z], cyc[c], group[z], 0, 0) for c, z in enumerate(at)]
+            ring[idx & RING] = (idx, stored, tuple(cyc), k, tuple(info), sadm)
             merge_key = base + charge_other
             for rank, (p, q) in enumerate(swaps):
                 x, tx, cp, gx, sp, sx = info[p]
