@@ -7,6 +7,7 @@ limits, so the results do not depend on the machine's speed.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -237,7 +238,8 @@ def test_every_pass_keeps_a_random_line_legal_and_its_end(name: str, number: int
     path = _random_walk(board, 80, seed)
     end = amber_shorten._states_along(board.start, path)[-1]
     for cut in (amber_shorten._cancel_pairs, amber_shorten._merge_triples, amber_shorten._splice,
-                amber_shorten._rejoin_traces, amber_shorten._transport, amber_shorten.shorten):
+                amber_shorten._rejoin_traces, amber_shorten._transport,
+                functools.partial(amber_shorten._transport, jump=True), amber_shorten.shorten):
         shorter = cut(board, path, None)
         assert len(shorter) <= len(path)
         assert amber_shorten._replays(board, board.start, shorter, end)
@@ -308,7 +310,7 @@ def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> N
     """The search's own (unshortened) solution of a random Path 36 deal: ``shorten`` gives a line that
     the rules engine plays to the won position, no longer than the solution and no longer than the
     local passes alone (the carried rewrites only ever cut after them); ``_transport`` alone keeps
-    the solution legal and its end."""
+    the solution legal and its end; the sweep that jumps, last, never makes it longer."""
     position = get_game("path-36").deal(number)
     board = amber_solver._Board(position)
     found = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
@@ -317,6 +319,12 @@ def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> N
     shorter = amber_shorten.shorten(board, found, None)
     assert len(shorter) <= len(local) <= len(found)
     assert _is_legal_win(position, shorter)
+    sweeps = amber_shorten.CARRY_SWEEPS
+    try:  # the sweep that jumps comes last: never longer than the sweeps before it alone
+        amber_shorten.CARRY_SWEEPS = tuple(sweep for sweep in sweeps if not sweep[2])
+        assert len(shorter) <= len(amber_shorten.shorten(board, found, None))
+    finally:
+        amber_shorten.CARRY_SWEEPS = sweeps
     carried = amber_shorten._transport(board, found, None)
     assert len(carried) <= len(found)
     assert _is_legal_win(position, carried)
@@ -378,3 +386,172 @@ def test_emit_plays_a_permutation_or_gives_up() -> None:
             assert len(sub) <= 3 and amber_shorten._replays(board, states[k], sub, states[k + 3])
             played += 1
     assert played >= 1
+
+
+def _plain_cancel_pairs(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs that cancel out as first written (every later swap looked at, everything tried again
+    after each deletion): what the indexed ``_cancel_pairs`` must give, swap for swap."""
+    changed = True
+    while changed:
+        changed = False
+        states = _states(board, path)
+        for i, (a, b) in enumerate(path):
+            cards = {states[i][a], states[i][b]}
+            for j in range(i + 1, len(path)):
+                c, d = path[j]
+                subs = []
+                if {c, d} == {a, b}:
+                    swap = {a: b, b: a}
+                    subs.append([(swap.get(p, p), swap.get(q, q)) for p, q in path[i + 1:j]])
+                if {states[j][c], states[j][d]} == cards:
+                    subs.append(path[i + 1:j])
+                for sub in subs:
+                    sub = [(p, q) if p < q else (q, p) for p, q in sub]
+                    if amber_shorten._replays(board, states[i], sub, states[j + 1]):
+                        path = path[:i] + sub + path[j + 1:]
+                        changed = True
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return path
+
+
+def _plain_merge_triples(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Three swaps that make one as first written (every triple tried again after each merge, each
+    pair of cards replayed from ``i``): what ``_merge_triples`` must give, swap for swap."""
+    from bisect import bisect_right
+    changed = True
+    while changed:
+        changed = False
+        states = _states(board, path)
+        cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
+        swaps_of: dict[int, list[int]] = {}
+        for t, pair in enumerate(cards):
+            for x in pair:
+                swaps_of.setdefault(x, []).append(t)
+        for i in range(len(path)):
+            later = sorted({j for x in cards[i] for j in swaps_of[x][bisect_right(swaps_of[x], i):]})
+            for j in later:
+                three = cards[i] | cards[j]
+                if len(three) != 3:
+                    continue
+                k = min((t for x in three for t in swaps_of[x][bisect_right(swaps_of[x], j):] if cards[t] <= three),
+                        default=-1)
+                if k < 0:
+                    continue
+                for at in (i, j, k):
+                    for x, y in ((a, b) for a in three for b in three if a < b):
+                        cur = bytearray(states[i])
+                        sub: list[tuple[int, int]] = []
+                        ok = True
+                        for t in range(i, k + 1):
+                            if t in (i, j, k) and t != at:
+                                continue
+                            p, q = path[t] if t != at else sorted((cur.index(x), cur.index(y)))
+                            if not board.legal_swap(cur, p, q):
+                                ok = False
+                                break
+                            cur[p], cur[q] = cur[q], cur[p]
+                            sub.append((p, q))
+                        if ok and cur == states[k + 1]:
+                            path = path[:i] + sub + path[k + 1:]
+                            changed = True
+                            break
+                    if changed:
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return path
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path-36", "pattern"]),
+       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6),
+       steps=st.integers(min_value=20, max_value=90))
+def test_indexed_pairs_and_triples_are_the_plain_passes(name: str, number: int, seed: int, steps: int) -> None:
+    """``_cancel_pairs`` (pairs found through an index of each pair of cells and cards, the pairs that
+    end before the last deletion not tried again) and ``_merge_triples`` (the same after a merge, the
+    swaps before the new swap replayed once for the three pairs) give exactly the swaps of the plain
+    passes that look at everything again, on random play (many pairs and triples to find)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, steps, seed)
+    pairs = amber_shorten._cancel_pairs(board, path, None)
+    assert pairs == _plain_cancel_pairs(board, path)
+    assert amber_shorten._merge_triples(board, path, None) == _plain_merge_triples(board, path)
+    assert amber_shorten._merge_triples(board, pairs, None) == _plain_merge_triples(board, pairs)
+
+
+def _shortest_joins_agree(board: amber_solver._Board, path: list[tuple[int, int]], length: int, step: int) -> int:
+    """Every ``step``-th window of ``length`` swaps of ``path``: ``_rejoin`` with states enough is as short
+    as the breadth-first ``_join`` among the window's cells, legal, and ends where the window ends.
+    Returns how many of those windows need a merge (their shortest join is longer than the bound)."""
+    states = amber_shorten._states_along(board.start, path)
+    merges = 0
+    for i in range(0, len(path) - length, step):
+        j = i + length
+        cells = sorted({c for swap in path[i:j] for c in swap})
+        if states[i] == states[j]:  # the window undoes itself (``_join`` looks for a loop then)
+            assert amber_shorten._rejoin(board, states[i], states[j], cells, j - i) == []
+            continue
+        best = amber_shorten._join(board, states[i], states[j], cells, j - i)
+        assert best is not None  # the swaps themselves join the two
+        got = amber_shorten._rejoin(board, states[i], states[j], cells, j - i, node_cap=10**6)
+        assert got is not None and len(got) == len(best), (i, length)
+        assert amber_shorten._replays(board, states[i], got, states[j])
+        merges += len(best) > amber_shorten._relative_bound(states[i], states[j], cells)
+    return merges
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path-36", "pattern"]),
+       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6),
+       length=st.integers(min_value=3, max_value=5))
+def test_rejoin_finds_the_shortest_join(name: str, number: int, seed: int, length: int) -> None:
+    """With states enough, ``_rejoin`` (iterative deepening, the swaps of its window listed from index
+    tables) finds a sequence exactly as short as the breadth-first ``_join`` among the same cells, for
+    windows all along random play: a legal swap it misses shows."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    _shortest_joins_agree(board, _random_walk(board, 60, seed), length, 2)
+
+
+def test_rejoin_finds_joins_that_need_a_merge() -> None:
+    """Random play with windows whose shortest join needs a merge (a swap across two cycles; found on
+    Path 36 deal 3, Arden deal 1 and Kolvir deal 4): ``_rejoin`` finds those joins too, as short as ``_join``'s."""
+    merges = 0
+    for name, number in (("path-36", 3), ("arden", 1), ("kolvir", 4)):
+        board = amber_solver._Board(get_game(name).deal(number))
+        path = _random_walk(board, 60, number)
+        merges += sum(_shortest_joins_agree(board, path, length, 1) for length in (3, 4, 5))
+    assert merges >= 10
+
+
+def test_carry_jump_rewrites_replay_to_the_same_position() -> None:
+    """Path 36 deal 9 after the local passes: carrying swaps with jumps over the swaps far from the
+    carried permutation finds rewrites, each of which replays legally to the very position the swaps
+    it replaces end in and is shorter by two or more; ``_transport`` with jumps cuts the solution and
+    keeps it a legal win (a jump over a swap that touches the permutation breaks the replay)."""
+    position = get_game("path-36").deal(9)
+    board = amber_solver._Board(position)
+    found = amber_solver._plan(board, position.game, amber_solver._Budget(None, 20000))
+    assert found is not None
+    local = amber_shorten._shorten_local(board, found, None)
+    carried = amber_shorten._transport(board, local, None, jump=True)
+    assert len(carried) <= len(local) - 2
+    assert _is_legal_win(position, carried)
+    states = amber_shorten._states_along(board.start, local)
+    rewrites = 0
+    for i in range(len(local) - 1):
+        result, nodes = amber_shorten._carry_jump(board, local, states, i, amber_shorten.CARRY_NODES,
+                                                  amber_shorten.CARRY_SPAN, 12, amber_shorten.CARRY_EMIT)
+        assert nodes <= amber_shorten.CARRY_NODES + 1
+        if result is None:
+            continue
+        k, sub = result
+        assert len(sub) <= (k - i) - 2
+        assert amber_shorten._replays(board, states[i], sub, states[k])
+        rewrites += 1
+    assert rewrites >= 1
