@@ -8,9 +8,10 @@ of consecutive swaps: those found nothing more after it). Then *carried swaps* (
 a swap is taken out and the permutation it leaves missing is carried along the solution, later
 swaps played where they were or on the same cards, or taken out too, until fewer swaps make it
 (:func:`_carry`, :func:`_emit`): rewrites that reach far, which the windows with fixed ends do not
-have (``docs/solver-shorten.md``). Every change is checked with the move rule (``_Board.legal_swap``,
-or ``_legal_fn``, the same rule with bit masks) and keeps the end position; the solver's result is
-replayed by the rules engine anyway.
+have; a last sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
+go to the choices near it (``docs/solver-shorten.md``). Every change is checked with the move rule
+(``_Board.legal_swap``, or ``_legal_fn``, the same rule with bit masks) and keeps the end position; the
+solver's result is replayed by the rules engine anyway.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
     """Shorten a solution (every change is checked with the move rule and keeps the end position):
     the local passes (:func:`_shorten_local`) until they find nothing more, then swaps carried
     along the solution until they cancel out (:func:`_transport`; a second sweep carries more cells
-    with fewer states from each swap), and the cheap local passes again after each gain while they
-    find something. Never longer than the local passes alone: the carried rewrites only ever cut."""
+    with fewer states from each swap, a third jumps over the swaps far from what is carried), and the
+    cheap local passes again after each gain while they find something. Never longer than the local
+    passes alone, nor than the sweeps before the last alone: the carried rewrites only ever cut."""
     path = _shorten_local(board, path, deadline)
     for node_cap, cells_cap, jump in CARRY_SWEEPS:
         while deadline is None or time.perf_counter() <= deadline:
@@ -616,7 +618,8 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
 CARRY_NODES = 300
 CARRY_SPAN = 300
 CARRY_CELLS = 8
-#: The sweeps of :func:`shorten`: (states from each swap, cells the carried permutation may move).
+#: The sweeps of :func:`shorten`: (states from each swap, cells the carried permutation may move, whether
+#: the search jumps over the swaps far from it: :func:`_carry_jump`, whose states are the swaps near it).
 CARRY_SWEEPS = ((CARRY_NODES, CARRY_CELLS, False), (50, 12, False), (CARRY_NODES, CARRY_CELLS, True))
 CARRY_EMIT = 30
 CARRY_BUDGET = 60000
