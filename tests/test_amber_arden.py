@@ -255,3 +255,25 @@ def test_the_default_schedule_is_ambers_plan(number: int) -> None:
     assert path is not None and path == amber_solver._plan(board, game, theirs)
     assert ours.used == theirs.used > 0
     _legal_to_the_goal(board, path)
+
+
+def test_the_first_two_groups_together_then_the_chain() -> None:
+    """The "pair" plan: the first two goal groups gathered as one region against the rest, then each into its own
+    cells (the rest a third region), each sorted, then the chain's steps for the groups after them; on deal 15
+    (where it wins quickly: the chain alone needs about 21000 states) every swap is legal and reaches the goal."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(15))
+    groups = amber_solver.arden_groups(game, board)
+    steps = amber_arden._steps(game, board, "pair")
+    joined = tuple(sorted(groups[0] + groups[1]))
+    rest = tuple(c for c in range(board.n) if c not in joined)
+    assert steps[0].kind == "gather" and steps[0].parts == (joined, rest)
+    assert steps[1].kind == "gather" and steps[1].parts == (groups[0], groups[1], rest)
+    assert steps[2:4] == [amber_solver.Step("sort", (groups[0],)), amber_solver.Step("sort", (groups[1],))]
+    assert steps[4:] == amber_solver._plan_arden(game, board, "chain")[4:]
+    for step in steps[:2]:
+        assert sorted(c for part in step.parts for c in part) == list(range(board.n))
+    budget = amber_solver._Budget(None, 6000)
+    path = amber_solver._run_plan(board, game, steps, budget)
+    assert path is not None and 0 < budget.used <= 6000
+    _legal_to_the_goal(board, path)

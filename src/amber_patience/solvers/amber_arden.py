@@ -23,9 +23,9 @@ Path = list[tuple[int, int]]
 def chain(game: AmberGame, board: _Board, reverse: bool = False, together: int = 1) -> list[Step]:
     """Arden's chain (``amber._plan_arden(..., "chain")`` when ``reverse`` is false and ``together`` 1): each goal
     group in snake order (``reverse``: from the snake's end) gathered against the cells left, then sorted and
-    frozen; the first group (the last with ``reverse``) only sorted. With ``together`` = k > 1 the first k
-    groups are gathered as one region against the rest, then each into its own cells (the rest one more
-    region), then each sorted; the chain goes on with the groups after them."""
+    frozen; the last group of that order only sorted. With ``together`` = k > 1 the first k groups are gathered
+    as one region against the rest, then each into its own cells (the rest one more region), then each sorted;
+    the chain goes on with the groups after them."""
     parts = arden_groups(game, board)
     if reverse:
         parts = parts[::-1]
@@ -39,6 +39,8 @@ def chain(game: AmberGame, board: _Board, reverse: bool = False, together: int =
         rest = tuple(sorted(left))
         steps += [Step("gather", (joined, rest), "gather-groups"), Step("gather", (*first, rest), "gather-groups")]
         steps += [Step("sort", (part,)) for part in first]
+        if not parts:
+            return steps
     for part in parts[:-1]:
         left.difference_update(part)
         steps += [Step("gather", (part, tuple(sorted(left))), "gather-groups"), Step("sort", (part,))]
@@ -64,7 +66,7 @@ def _steps(game: AmberGame, board: _Board, plan: str) -> list[Step]:
 
 
 #: The plans in turn, each with a cap on its states (``None``: the rest of the budget): "whole" (the probed
-#: whole-board search), "chain", "reverse" (:func:`reverse_chain`), "groups" (``amber._plan_arden``). A plan
+#: whole-board search), "chain", "groups" (``amber._plan_arden``), and the chains of ``CHAINS``. A plan
 #: that comes again starts afresh (its capped run is repeated: the schedule's costing counts it).
 SCHEDULE: list[tuple[str, int | None]] = [("whole", ARDEN_QUICK_CAP), ("chain", ARDEN_CHAIN_CAP), ("groups", None)]
 
