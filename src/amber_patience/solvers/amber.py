@@ -654,7 +654,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         # kept as tuples of ints, which the garbage collector stops tracking (lists would make it sweat); the lazy
         # loop adds its per-cell tuples below
         stored = (tuple(nbc), tuple(lists[1]), tuple(welcome), tuple(sad), unhappy)
-        if not lazy:
+        if exact and not lazy:
             ring[idx & RING] = (idx, stored, tuple(cyc), k, None, 0)
         nearness = wrong if sort_groups_only else bound
         if nearness < best_near:
@@ -745,7 +745,14 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
         elif not exact:
             # the eta delta estimated (both moved cards touch a neighbour after a legal swap): the lazy loop's
             # weighing with lo = -(sad[p] + sad[q]) (dh - eta * s is dh + eta * -s), weighed exactly when popped
-            info = [(z, target[z], cyc[c], group[z], sad[c]) for c, z in enumerate(at)]
+            if redo is not None:
+                info = list(got[4])  # type: ignore[index]  # from the parent's, as the lazy loop's
+                for c in redo + sad_changed:
+                    z = at[c]
+                    info[c] = (z, target[z], cyc[c], group[z], sad[c])
+            else:
+                info = [(z, target[z], cyc[c], group[z], sad[c]) for c, z in enumerate(at)]
+            ring[idx & RING] = (idx, stored, tuple(cyc), k, tuple(info), 0)
             merge_key = base + charge_other
             estimated = not eta
             for rank, (p, q) in enumerate(swaps):
