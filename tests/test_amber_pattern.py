@@ -22,6 +22,8 @@ from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
+    END_NODES,
+    END_OUT,
     KINDS,
     Exchange,
     PatternPlanner,
@@ -29,6 +31,7 @@ from amber_patience.solvers.amber_pattern import (
     balance_search,
     card_blocks,
     dock_exchange,
+    end_game,
     exchange,
     exits_ok,
     foreign,
@@ -423,3 +426,35 @@ def test_the_portfolio_goes_round_the_balance_settings_with_growing_budgets_and_
     for (_i, _w, seed1, budget1), (_i2, _w2, seed2, budget2) in zip(one, two, strict=True):
         assert seed2 != seed1
         assert budget2 > budget1
+
+
+def test_the_end_game_gathers_from_where_a_balance_search_stalled() -> None:
+    position = GAME.deal(13)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, seed=1)
+    near: dict[str, object] = {}
+    assert balance_search(planner, board.start, _Budget(None, 35), 3.0, 2.0, best=near) is None
+    stalled, before = near["at"], near["path"]
+    assert isinstance(stalled, bytes) and isinstance(before, list)
+    assert 0 < planner.out(stalled) <= END_OUT  # 12 out when this test was written
+    budget = _Budget(None, 400)
+    found = end_game(planner, near, budget, 3.0, 2.0, 1)
+    assert found is not None, "gathered in 22 expansions when this test was written"
+    path, end = found
+    assert path[:len(before)] == before, "the end game goes on from the stalled search's path"
+    replayed = position
+    for p, q in path:
+        replayed = replayed.play(Swap(p, q))  # raises IllegalMoveError if the planner is wrong
+    assert bytes(_Board(replayed).start) == end
+    assert planner.out(end) == 0
+    assert 0 < budget.used <= END_NODES
+
+
+def test_the_end_game_leaves_a_search_that_stalled_far_from_the_goal_alone() -> None:
+    position = GAME.deal(13)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME, seed=1)
+    assert planner.out(board.start) > END_OUT
+    budget = _Budget(None, 400)
+    assert end_game(planner, {"at": bytes(board.start), "path": []}, budget, 3.0, 2.0, 1) is None
+    assert budget.used == 0

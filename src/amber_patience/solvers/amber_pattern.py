@@ -23,13 +23,15 @@ that came before. In short:
   far fewer searches walk into the rank-level traps. Best-first over real positions whose children
   are every exchange the sets allow, weighed at the level of sets and docked (:func:`dock_exchange`:
   a best-first search inside each block, :meth:`PatternPlanner.dock`) only when they come off the heap.
-* **Portfolio, then sort.** :func:`plan_pattern` tries the balance searches of ``BALANCE_PORTFOLIO``
-  in turn (growing budgets, new tie-breaks; :func:`_attempts`), until every card is in its block;
-  then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
-  The attempts share their caches (docks, moves, kind plans).
+* **Portfolio, end game, then sort.** :func:`plan_pattern` tries the balance searches of
+  ``BALANCE_PORTFOLIO`` in turn (growing budgets, new tie-breaks; :func:`_attempts`), each one that
+  stalls near the goal followed by a fresh balance search from its nearest position
+  (:func:`end_game`), until every card is in its block; then each block is sorted with only its own
+  cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
+  moves, kind plans).
 
-It wins most fresh deals (node-limited benchmark, 10000 nodes: 15 of the 18 non-stranded deals 1-20,
-all 17 of 21-40); the others stall in traps described in ``docs/solver-pattern.md``.
+It wins most fresh deals (node-limited benchmark, 10000 nodes: 16 of the 18 non-stranded deals 1-20,
+all 17 of 21-40, 14 of 17 of 41-60); the others stall in traps described in ``docs/solver-pattern.md``.
 """
 
 from __future__ import annotations
@@ -707,6 +709,32 @@ def _attempts() -> Iterator[tuple[float, float, int, int]]:
             yield imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
 
 
+#: The end game: a balance search stalled with at most ``END_OUT`` cards out is followed by a new one from
+#: its nearest position, of at most ``END_NODES`` expansions (same setting, seed + ``END_SEED``).
+END_OUT = 14
+END_NODES = 200
+END_SEED = 1000
+
+
+def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, imbalance_weight: float,
+             weight: float, seed: int) -> tuple[list[tuple[int, int]], bytes] | None:
+    """A new balance search from where one stalled (``near``: its nearest position ``at`` and the
+    ``path`` there), if at most ``END_OUT`` cards are out there: the whole path and the gathered
+    position, or ``None``. A fresh search counts its exchanges from the stall, so it is greedy there
+    where the stalled one kept going back to shallow positions far from the goal, and it has a new
+    tie-break and no memory of the sets it had expanded twice."""
+    at, path = near.get("at"), near.get("path")
+    if not isinstance(at, bytes) or not isinstance(path, list) or not 0 < planner.out(at) <= END_OUT:
+        return None
+    if budget.left(1) <= 0:
+        return None
+    restart = PatternPlanner(planner.board, planner.game, seed=seed + END_SEED, share=planner)
+    sub = _Budget(budget.deadline, budget.left(END_NODES))
+    found = balance_search(restart, at, sub, imbalance_weight, weight)
+    budget.used += sub.used
+    return None if found is None else (path + found[0], found[1])
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
@@ -718,8 +746,11 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[
             return None
         planner = PatternPlanner(board, game, seed=seed, share=planner)
         sub = _Budget(budget.deadline, budget.left(cap))
-        gathered = balance_search(planner, board.start, sub, imb, weight)
+        near: dict[str, object] = {}
+        gathered = balance_search(planner, board.start, sub, imb, weight, best=near)
         budget.used += sub.used
+        if gathered is None:
+            gathered = end_game(planner, near, budget, imb, weight, seed)
         if gathered is None:
             continue
         path, at = gathered
