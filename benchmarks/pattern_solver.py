@@ -1,7 +1,7 @@
 """Benchmark of Pattern of Amber's planner (``solvers/amber_pattern.py``), in node counts and CPU time.
 
     python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
-    python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1]
+    python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
 
 Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
 ``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
@@ -14,7 +14,9 @@ with a node limit of 20 x ``--nodes``.
 
 With ``--balance``: the balance searches of ``BALANCE_PORTFOLIO`` one by one from each deal (``--nodes``
 expansions each; ``--configs imbalance:weight:seed,...`` for other settings): "won@N" (gathered after N
-expansions) or the cards out where the search stalled, and CPU s.
+expansions) or the cards out where the search stalled, and CPU s; with ``--end`` each stalled search is
+followed by the end game (``end_game``: a fresh search from the stall when it is near the goal), as in
+the planner's portfolio.
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget
-from amber_patience.solvers.amber_pattern import BALANCE_PORTFOLIO, PatternPlanner, balance_search
+from amber_patience.solvers.amber_pattern import (
+    BALANCE_PORTFOLIO,
+    END_NODES,
+    PatternPlanner,
+    balance_search,
+    end_game,
+)
 
 
 def parse_range(text: str) -> list[int]:
@@ -82,16 +90,17 @@ def _playable(game: AmberGame, deals: list[int]) -> Iterator[tuple[int, AmberPos
         yield number, position, _Board(position)
 
 
-def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]]) -> int:
+def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]], end: bool = False) -> int:
     """One line per deal: each balance search of ``configs`` (imbalance weight, weight, seed) from the
-    deal with ``nodes`` expansions (caches shared within a deal)."""
+    deal with ``nodes`` expansions (caches shared within a deal); with ``end``, each followed by the end
+    game when it stalls near the goal (``end_game``)."""
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
     print(f"Pattern of Amber: balance searches one by one, {nodes} expansions each; won@expansions or cards "
           "out, CPU s (caches shared within a deal)")
     print("deal  " + " ".join(f"{f'{i:g}:{w:g}:{s}':>16}" for i, w, s in configs))
     won = [0] * len(configs)
-    either = tried = 0
+    either = tried = ended = 0
     for number, _position, board in _playable(game, deals):
         tried += 1
         share: PatternPlanner | None = None
@@ -104,6 +113,14 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
             t0 = time.process_time()
             done = balance_search(planner, board.start, budget, imb, weight, best=near)
             cpu = time.process_time() - t0
+            if done is None and end:
+                # the end game from the stall, as ``plan_pattern`` runs it (its expansions counted too)
+                extra = _Budget(None, END_NODES)
+                done = end_game(planner, near, extra, imb, weight, seed)
+                budget.used += extra.used
+                cpu = time.process_time() - t0
+                if done is not None:
+                    ended += 1
             if done is not None:
                 won[i] += 1
                 cells.append(f"won@{budget.used} ({cpu:.1f})")
@@ -112,7 +129,7 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
         either += any(c.startswith("won") for c in cells)
         print(f"{number:>5} " + " ".join(f"{c:>16}" for c in cells), flush=True)
     print("won: " + ", ".join(f"{i:g}:{w:g}:{s}: {n}/{tried}" for (i, w, s), n in zip(configs, won, strict=True))
-          + f"; by any: {either}/{tried}")
+          + f"; by any: {either}/{tried}" + (f"; won by the end game: {ended}" if end else ""))
     return 0
 
 
@@ -138,13 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--near", default="10,20,30,60", help="swaps back from the goal, comma-separated")
     parser.add_argument("--solve", type=int, default=3000, help="node limit of each deal's solve (0: skip)")
     parser.add_argument("--balance", action="store_true", help="only the balance searches one by one")
+    parser.add_argument("--end", action="store_true", help="with --balance: each stalled search then the end game")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
     args = parser.parse_args(argv)
     gc.disable()
     if args.balance:
-        return balance(args.deals, args.nodes, args.configs)
+        return balance(args.deals, args.nodes, args.configs, args.end)
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
     solved: list[tuple[int, int, float]] = []
