@@ -112,11 +112,11 @@ class DealOutcome:
 
 def solve_deal(game: Game, number: int, time_limit: float | None, node_limit: int | None) -> DealOutcome:
     """Deal ``number`` of ``game`` and solve it (every win replayed by the rules engine)."""
-    from .solvers import solve
+    from .solvers import cpu_seconds, solve
 
-    started = time.process_time()
+    started = cpu_seconds()
     solution = solve(game.deal(number), time_limit=time_limit, node_limit=node_limit)
-    seconds = time.process_time() - started
+    seconds = cpu_seconds() - started
     nodes = solution.stats.get("nodes")
     return DealOutcome(number, solution.status, round(seconds, 4),
                        len(solution.moves) if solution.status == "won" else None,

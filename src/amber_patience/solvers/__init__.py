@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,6 +41,17 @@ def set_bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its child processes that have ended: a solve that races plans
+    in processes of their own (the Amber solver's ``RACES``) spends CPU there too."""
+    try:
+        import resource
+    except ImportError:  # not on Unix: no child processes are raced there either (they need fork)
+        return time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def replay(position: Position, moves: list[Move]) -> Position:

@@ -36,13 +36,19 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   are deleted; three swaps among three cards merged into one; local splices; and windows of swaps
   that depend on each other re-joined by a small search, while it gets shorter; then swaps
   carried along the solution until they can be played back as fewer (``docs/solver-shorten.md``).
+* **A race on two cores** (Forest of Arden, :func:`races_for`): two lists of plans (the chain; the
+  whole-board probe, then the chain the other way along the snake) run at the same time in two forked
+  processes, and the first to win is kept. Each chain stalls on deals the other wins quickly, so the
+  race's states are about the smaller of the two: wall time falls, CPU time (both processes) rises
+  (``docs/solver-arden.md``, "The race"). Where no second core can be used, the plans run in turn.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
 
 ``stats``: ``seconds``, ``nodes`` (states expanded over all steps and attempts),
 ``lower_bound``, ``length``, ``difficulty`` (= nodes expanded: the search effort, which orders
-deals from easy to hard; length / lower bound is reported by the benchmark separately).
+deals from easy to hard; length / lower bound is reported by the benchmark separately). In a race,
+``nodes`` and ``difficulty`` are the winning plan's states, and ``plan`` names the winner.
 """
 
 from __future__ import annotations
@@ -50,10 +56,13 @@ from __future__ import annotations
 import functools
 import heapq
 import importlib
+import multiprocessing
+import os
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..games.amber import AmberGame, AmberPosition, Swap
@@ -856,7 +865,10 @@ class Step:
     phase: str = ""
 
 
-def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | None]]:
+Plans = list[tuple[list[Step], int | None]]
+
+
+def plans_for(game: AmberGame, board: _Board) -> Plans:
     """The plans to try in turn, each with a node cap (``None``: the rest of the budget)."""
     main = plan_for(game, board)
     if game.name in ("path", "path-52"):
@@ -870,6 +882,20 @@ def plans_for(game: AmberGame, board: _Board) -> list[tuple[list[Step], int | No
             return [(whole, ARDEN_QUICK_CAP), (main, ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)]
         return [(whole, ARDEN_QUICK_CAP), (main, None)]
     return [(main, None)]
+
+
+def races_for(game: AmberGame, board: _Board) -> dict[str, Plans] | None:
+    """The lists of plans to race on two cores (``None``: no race, :func:`plans_for` in turn), by name.
+
+    Forest of Arden: the chain (then the group plan), against the probed whole-board search then the chain
+    the other way along the snake. The two chains stall on different deals, so the race's states are about
+    the smaller of the two (``docs/solver-arden.md``, "The race")."""
+    if game.name == "arden" and ARDEN_PLAN == "chain":
+        whole = [Step("sort", (tuple(range(len(game.cells))),))]
+        return {"chain": [(_plan_arden(game, board, "chain"), ARDEN_CHAIN_CAP),
+                          (_plan_arden(game, board, "groups"), None)],
+                "reverse-chain": [(whole, ARDEN_QUICK_CAP), (_plan_arden(game, board, "reverse-chain"), None)]}
+    return None
 
 
 #: Node cap of the quick first plan of Path in Shadow (rows as regions): it wins about half the
@@ -919,9 +945,12 @@ def arden_groups(game: AmberGame, board: _Board) -> list[tuple[int, ...]]:
 def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list[Step]:
     parts = arden_groups(game, board)
     plan = plan or ARDEN_PLAN
-    if plan == "chain":
+    if plan in ("chain", "reverse-chain"):
         # gather the first group's cards into its cells (the rest of the board is one region) and sort
-        # it; then the next group from the cells left, and so on: the free area shrinks group by group
+        # it; then the next group from the cells left, and so on: the free area shrinks group by group.
+        # "reverse-chain": the same from the snake's end (the last goal group first)
+        if plan == "reverse-chain":
+            parts = parts[::-1]
         steps: list[Step] = []
         left = set(range(len(game.cells)))
         for part in parts[:-1]:
@@ -938,8 +967,9 @@ def _plan_arden(game: AmberGame, board: _Board, plan: str | None = None) -> list
 
 
 #: Arden's plan: "chain" (gather the goal groups one after the other in snake order, each into its
-#: cells, then sort it and freeze it), "groups" (gather every card into the cells of its group at
-#: once, keeping the bound term, then sort each group's cells), "halves" or "whole" (one sort).
+#: cells, then sort it and freeze it; "reverse-chain": the same from the snake's end), "groups" (gather
+#: every card into the cells of its group at once, keeping the bound term, then sort each group's
+#: cells), "halves" or "whole" (one sort).
 ARDEN_PLAN = "chain"
 
 
@@ -1047,8 +1077,10 @@ LAZY = {"arden", "kolvir"}
 WEIGHTS = {"path": 1.5, "path-52": 1.5, "path-36": 1.5}
 
 
-def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
-    for steps, cap in plans_for(game, board):
+def _plan(board: _Board, game: AmberGame, budget: _Budget, plans: Plans | None = None
+          ) -> list[tuple[int, int]] | None:
+    """Run ``plans`` (by default :func:`plans_for`'s) in turn, each within its cap, until one wins."""
+    for steps, cap in plans_for(game, board) if plans is None else plans:
         if cap is None:
             return _run_plan(board, game, steps, budget)
         sub = _Budget(budget.deadline, budget.left(cap))
@@ -1061,6 +1093,72 @@ def _plan(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, in
 
 def _run_plan(board: _Board, game: AmberGame, steps: list[Step], budget: _Budget) -> list[tuple[int, int]] | None:
     return _run_steps(board, game, steps, board.start, frozenset(), budget)
+
+
+#: Whether :func:`solve` races where :func:`races_for` says so (``benchmarks/amber_solver.py --no-race``).
+RACE = True
+
+
+def can_race() -> bool:
+    """Whether a race can run here: a second core to run on, processes that can be forked, and this is the
+    main process. A worker process of a pool (``amber survey --jobs 2``) does not race: the pool already
+    keeps the cores busy, and a race there would only add the losing plan's CPU."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return (RACE and cores >= 2 and multiprocessing.parent_process() is None
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
+Path = list[tuple[int, int]]
+
+
+def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection) -> None:
+    """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised."""
+    try:
+        path = run(budget)
+    except Exception as exc:  # a bug in the search: the parent raises it
+        out.send(("error", exc, budget.used))
+    else:
+        out.send(("done", path, budget.used))
+    out.close()
+
+
+def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) -> tuple[str, Path] | None:
+    """Run ``runs`` (name -> a plan run within a budget) at the same time, each in a forked process with the
+    whole of ``budget`` (its deadline, and its node cap for each): the first to win is kept (its name and
+    path) and the others are stopped. ``budget.used`` grows by the states of every plan that finished."""
+    context = multiprocessing.get_context("fork")
+    racers: dict[Connection, tuple[str, multiprocessing.process.BaseProcess]] = {}
+    try:
+        for name, run in runs.items():
+            reader, writer = context.Pipe(duplex=False)
+            cap = None if budget.cap is None else budget.cap - budget.used
+            process = context.Process(target=_racer, args=(run, _Budget(budget.deadline, cap), writer), daemon=True)
+            process.start()
+            writer.close()
+            racers[reader] = (name, process)
+        while racers:
+            for reader in wait(list(racers)):
+                name, process = racers.pop(reader)
+                try:
+                    kind, result, used = reader.recv()
+                except EOFError:  # the process died without a word (killed from outside)
+                    kind, result, used = "done", None, 0
+                reader.close()
+                process.join()
+                budget.used += used
+                if kind == "error":
+                    raise result
+                if result is not None:
+                    return name, result
+        return None
+    finally:
+        for reader, (_, process) in racers.items():
+            process.terminate()
+            process.join()
+            reader.close()
 
 
 def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, done: frozenset[int],
@@ -1145,7 +1243,14 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)
     planner = PLANNERS.get(position.game.name)
-    if planner is not None:
+    races = races_for(position.game, board) if can_race() else None
+    if races is not None:
+        raced = _race({name: functools.partial(_plan, board, position.game, plans=plans)
+                       for name, plans in races.items()}, budget)
+        path = None if raced is None else raced[1]
+        if raced is not None:
+            stats["plan"] = raced[0]
+    elif planner is not None:
         module, function = planner
         path = getattr(importlib.import_module(f".{module}", __package__), function)(board, position.game, budget)
     else:

@@ -1,0 +1,167 @@
+"""The race of plans on two cores (``solvers/amber.py``: ``races_for``, ``_race``, ``can_race``)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+
+import pytest
+
+from amber_patience.games import get_game
+from amber_patience.solvers import amber as amber_solver
+from amber_patience.solvers import solve
+from amber_patience.solvers.amber import _Board, _Budget, _plan_arden, _race, arden_groups
+
+needs_race = pytest.mark.skipif(not amber_solver.can_race(), reason="a race needs two cores and fork")
+
+
+def _sleep_then(seconds: float, path: list[tuple[int, int]] | None, used: int = 0):
+    def run(budget: _Budget) -> list[tuple[int, int]] | None:
+        time.sleep(seconds)
+        budget.used += used
+        return path
+    return run
+
+
+def _report_pid(seconds: float, out: multiprocessing.queues.Queue):  # type: ignore[name-defined]
+    def run(budget: _Budget) -> list[tuple[int, int]] | None:
+        out.put(os.getpid())
+        time.sleep(seconds)
+        return [(0, 1)]
+    return run
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@needs_race
+def test_the_first_plan_to_win_is_kept_and_the_other_is_stopped() -> None:
+    queue = multiprocessing.get_context("fork").Queue()
+    budget = _Budget(None, 1000)
+    started = time.perf_counter()
+    result = _race({"slow": _report_pid(60, queue), "fast": _sleep_then(0.2, [(3, 4)], used=7)}, budget)
+    assert time.perf_counter() - started < 30  # not the slow plan's 60 s
+    assert result == ("fast", [(3, 4)])
+    assert budget.used == 7
+    slow_pid = queue.get(timeout=10)
+    assert not _alive(slow_pid), "the losing plan's process is still running"
+
+
+@needs_race
+def test_a_plan_that_finds_nothing_leaves_the_race_to_the_other() -> None:
+    budget = _Budget(None, 1000)
+    result = _race({"none": _sleep_then(0, None, used=5), "late": _sleep_then(0.5, [(1, 2), (2, 1)], used=11)}, budget)
+    assert result == ("late", [(1, 2), (2, 1)])
+    assert budget.used == 16
+
+
+@needs_race
+def test_no_plan_wins_and_every_finished_plan_counts() -> None:
+    budget = _Budget(None, 1000)
+    assert _race({"a": _sleep_then(0, None, used=3), "b": _sleep_then(0.1, None, used=4)}, budget) is None
+    assert budget.used == 7
+
+
+@needs_race
+def test_an_error_in_a_raced_plan_is_raised_here() -> None:
+    def broken(budget: _Budget) -> list[tuple[int, int]] | None:
+        raise ValueError("a bug in the search")
+
+    with pytest.raises(ValueError, match="a bug in the search"):
+        _race({"broken": broken, "slow": _sleep_then(30, [(0, 1)])}, _Budget(None, 1000))
+
+
+@needs_race
+def test_each_raced_plan_gets_the_budget_left() -> None:
+    seen = multiprocessing.get_context("fork").Queue()
+
+    def record(budget: _Budget) -> list[tuple[int, int]] | None:
+        seen.put((budget.cap, budget.deadline))
+        return None
+
+    budget = _Budget(123.0, 1000)
+    budget.used = 400
+    assert _race({"a": record, "b": record}, budget) is None
+    assert [seen.get(timeout=10), seen.get(timeout=10)] == [(600, 123.0), (600, 123.0)]
+
+
+def _can_race_in_child(out: multiprocessing.queues.Queue) -> None:  # type: ignore[name-defined]
+    out.put(amber_solver.can_race())
+
+
+@needs_race
+def test_a_worker_process_does_not_race() -> None:
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_can_race_in_child, args=(queue,))
+    child.start()
+    assert queue.get(timeout=10) is False
+    child.join()
+
+
+def test_race_switch() -> None:
+    old = amber_solver.RACE
+    try:
+        amber_solver.RACE = False
+        assert not amber_solver.can_race()
+    finally:
+        amber_solver.RACE = old
+
+
+def test_the_reverse_chain_gathers_the_snake_s_last_group_first() -> None:
+    game = get_game("arden")
+    board = _Board(game.deal(1))
+    groups = arden_groups(game, board)
+    forward = _plan_arden(game, board, "chain")
+    reverse = _plan_arden(game, board, "reverse-chain")
+    assert forward[0].parts[0] == groups[0] and reverse[0].parts[0] == groups[-1]
+    assert [s.parts[0] for s in reverse if s.kind == "sort"] == groups[::-1]
+    # each gathering's other region is every cell not yet frozen
+    frozen: set[int] = set()
+    for step in reverse:
+        if step.kind == "gather":
+            assert set(step.parts[1]) == set(range(len(game.cells))) - frozen - set(step.parts[0])
+            frozen |= set(step.parts[0])
+
+
+@needs_race
+@pytest.mark.parametrize("number", [2, 5])
+def test_a_raced_solve_wins_and_names_its_plan(number: int) -> None:
+    position = get_game("arden").deal(number)
+    raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
+    assert raced.status == "won" and raced.stats["plan"] in ("chain", "reverse-chain")
+    old = amber_solver.RACE
+    try:
+        amber_solver.RACE = False
+        alone = solve(position, time_limit=None, node_limit=60000)
+    finally:
+        amber_solver.RACE = old
+    assert alone.status == "won" and "plan" not in alone.stats
+    game = position.game
+    board = _Board(position)
+    plans = amber_solver.races_for(game, board)
+    assert plans is not None
+    budget = _Budget(None, 60000)
+    # the winner's path is the very path of its plans run alone, here in this process
+    found = amber_solver._plan(board, game, budget, plans=plans[raced.stats["plan"]])
+    assert found is not None and raced.stats["found_length"] == len(found)
+
+
+def test_the_raced_plans_are_the_chain_and_the_probe_then_the_reverse_chain() -> None:
+    game = get_game("arden")
+    board = _Board(game.deal(3))
+    races = amber_solver.races_for(game, board)
+    assert races is not None and set(races) == {"chain", "reverse-chain"}
+    assert [steps for steps, _ in races["chain"]] == [_plan_arden(game, board, "chain"),
+                                                       _plan_arden(game, board, "groups")]
+    (whole, quick), (reverse, last) = races["reverse-chain"]
+    assert whole == [amber_solver.Step("sort", (tuple(range(len(game.cells))),))]
+    assert quick == amber_solver.ARDEN_QUICK_CAP
+    assert reverse == _plan_arden(game, board, "reverse-chain") and last is None
+    assert amber_solver.races_for(get_game("kolvir"), _Board(get_game("kolvir").deal(1))) is None
