@@ -12,7 +12,7 @@ import pytest
 
 from amber_patience.games import get_game
 from amber_patience.solvers import amber as amber_solver
-from amber_patience.solvers import amber_arden, replay, solve
+from amber_patience.solvers import replay, solve
 
 
 def test_the_search_wins_the_end_of_an_arden_game() -> None:
@@ -139,7 +139,7 @@ def test_arden_deals_won_past_and_through_the_probe(number: int) -> None:
     assert len(solution.moves) >= position.lower_bound()
 
 
-# The planner of solvers/amber_arden.py: a schedule of plans (the chain, the chain the other way along the snake).
+# The chain the other way along the snake (``_plan_arden(..., "reverse-chain")``), raced against the chain.
 
 def test_the_reverse_chain_is_each_group_gathered_then_sorted_from_the_snake_end() -> None:
     """The reverse chain: the goal groups in reverse snake order, each gathered against the cells left, then
@@ -147,7 +147,7 @@ def test_the_reverse_chain_is_each_group_gathered_then_sorted_from_the_snake_end
     game = get_game("arden")
     board = amber_solver._Board(game.deal(22))
     groups = amber_solver.arden_groups(game, board)[::-1]
-    steps = amber_arden.reverse_chain(game, board)
+    steps = amber_solver._plan_arden(game, board, "reverse-chain")
     assert [s.kind for s in steps] == ["gather", "sort"] * (len(groups) - 1) + ["sort"]
     left = set(range(board.n))
     for k, group in enumerate(groups[:-1]):
@@ -172,7 +172,7 @@ def test_the_reverse_chain_wins_a_deal_with_legal_swaps() -> None:
     game = get_game("arden")
     board = amber_solver._Board(game.deal(2))
     budget = amber_solver._Budget(None, 8000)
-    path = amber_solver._run_plan(board, game, amber_arden.reverse_chain(game, board), budget)
+    path = amber_solver._run_plan(board, game, amber_solver._plan_arden(game, board, "reverse-chain"), budget)
     assert path is not None and 0 < budget.used <= 8000
     _legal_to_the_goal(board, path)
 
@@ -181,34 +181,25 @@ def _states_alone(number: int, plan: str, cap: int) -> tuple[list[tuple[int, int
     game = get_game("arden")
     board = amber_solver._Board(game.deal(number))
     budget = amber_solver._Budget(None, cap)
-    path = amber_solver._run_plan(board, game, amber_arden._steps(game, board, plan), budget)
+    path = amber_solver._run_plan(board, game, amber_solver._plan_arden(game, board, plan), budget)
     return path, budget.used
 
 
-def test_a_schedule_costs_its_capped_plans_then_the_winner(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plans_in_turn_cost_their_caps_then_the_winner() -> None:
     """A plan that does not win within its cap spends exactly its cap; the next plan then runs as it does
-    alone: the schedule's states are the sum (the costing in docs/solver-arden.md relies on it)."""
+    alone: plans in turn cost the sum (the costing in docs/solver-arden.md relies on it)."""
     game = get_game("arden")
     board = amber_solver._Board(game.deal(2))
     first, used_first = _states_alone(2, "chain", 1000)
     assert first is None and used_first == 1000
-    second, used_second = _states_alone(2, "reverse", 8000)
+    second, used_second = _states_alone(2, "reverse-chain", 8000)
     assert second is not None
-    monkeypatch.setattr(amber_arden, "SCHEDULE", [("chain", 1000), ("reverse", None)])
     budget = amber_solver._Budget(None, 20000)
-    path = amber_arden.plan_arden(board, game, budget)
+    plans = [(amber_solver._plan_arden(game, board, "chain"), 1000),
+             (amber_solver._plan_arden(game, board, "reverse-chain"), None)]
+    path = amber_solver._plan(board, game, budget, plans=plans)
     assert path == second and budget.used == used_first + used_second
     _legal_to_the_goal(board, path)
-
-
-def test_the_planner_registered_wins_and_the_rules_engine_replays_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registered as Arden's planner, ``solve`` runs it, shortens and replays the solution."""
-    monkeypatch.setitem(amber_solver.PLANNERS, "arden", ("amber_arden", "plan_arden"))
-    position = get_game("arden").deal(11)
-    solution = solve(position, node_limit=6000)
-    assert solution.status == "won" and 0 < solution.stats["nodes"] <= 6000
-    assert replay(position, list(solution.moves)).is_won()
-    assert len(solution.moves) >= position.lower_bound()
 
 
 def _first_gathering_searches(monkeypatch: pytest.MonkeyPatch, endgame: int) -> list[tuple[bool, int, bool]]:
@@ -242,38 +233,3 @@ def test_without_the_end_game_a_stalled_gathering_goes_on_to_its_next_attempt(mo
     assert with_endgame == [(False, 4000, False), (True, 4000, False)]
     monkeypatch.undo()
     assert _first_gathering_searches(monkeypatch, 0) == [(False, 4000, False), (False, 4000, False)]
-
-
-@pytest.mark.parametrize("number", [7, 11])
-def test_the_default_schedule_is_ambers_plan(number: int) -> None:
-    """``SCHEDULE`` by default is ``amber``'s Arden plan: the same swaps in the same states (deal 7 won by the
-    whole-board search past its probe, deal 11 by the chain after a failed probe)."""
-    game = get_game("arden")
-    board = amber_solver._Board(game.deal(number))
-    ours, theirs = amber_solver._Budget(None, 8000), amber_solver._Budget(None, 8000)
-    path = amber_arden.plan_arden(board, game, ours)
-    assert path is not None and path == amber_solver._plan(board, game, theirs)
-    assert ours.used == theirs.used > 0
-    _legal_to_the_goal(board, path)
-
-
-def test_the_first_two_groups_together_then_the_chain() -> None:
-    """The "pair" plan: the first two goal groups gathered as one region against the rest, then each into its own
-    cells (the rest a third region), each sorted, then the chain's steps for the groups after them; on deal 15
-    (where it wins quickly: the chain alone needs about 21000 states) every swap is legal and reaches the goal."""
-    game = get_game("arden")
-    board = amber_solver._Board(game.deal(15))
-    groups = amber_solver.arden_groups(game, board)
-    steps = amber_arden._steps(game, board, "pair")
-    joined = tuple(sorted(groups[0] + groups[1]))
-    rest = tuple(c for c in range(board.n) if c not in joined)
-    assert steps[0].kind == "gather" and steps[0].parts == (joined, rest)
-    assert steps[1].kind == "gather" and steps[1].parts == (groups[0], groups[1], rest)
-    assert steps[2:4] == [amber_solver.Step("sort", (groups[0],)), amber_solver.Step("sort", (groups[1],))]
-    assert steps[4:] == amber_solver._plan_arden(game, board, "chain")[4:]
-    for step in steps[:2]:
-        assert sorted(c for part in step.parts for c in part) == list(range(board.n))
-    budget = amber_solver._Budget(None, 6000)
-    path = amber_solver._run_plan(board, game, steps, budget)
-    assert path is not None and 0 < budget.used <= 6000
-    _legal_to_the_goal(board, path)

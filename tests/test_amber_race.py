@@ -11,7 +11,7 @@ import pytest
 from amber_patience.games import get_game
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import solve
-from amber_patience.solvers.amber import _Board, _Budget, _plan_arden, _race, arden_groups
+from amber_patience.solvers.amber import _Board, _Budget, _plan_arden, _race
 
 needs_race = pytest.mark.skipif(not amber_solver.can_race(), reason="a race needs two cores and fork")
 
@@ -112,22 +112,6 @@ def test_race_switch() -> None:
         assert not amber_solver.can_race()
     finally:
         amber_solver.RACE = old
-
-
-def test_the_reverse_chain_gathers_the_snake_s_last_group_first() -> None:
-    game = get_game("arden")
-    board = _Board(game.deal(1))
-    groups = arden_groups(game, board)
-    forward = _plan_arden(game, board, "chain")
-    reverse = _plan_arden(game, board, "reverse-chain")
-    assert forward[0].parts[0] == groups[0] and reverse[0].parts[0] == groups[-1]
-    assert [s.parts[0] for s in reverse if s.kind == "sort"] == groups[::-1]
-    # each gathering's other region is every cell not yet frozen
-    frozen: set[int] = set()
-    for step in reverse:
-        if step.kind == "gather":
-            assert set(step.parts[1]) == set(range(len(game.cells))) - frozen - set(step.parts[0])
-            frozen |= set(step.parts[0])
 
 
 @needs_race
