@@ -129,8 +129,7 @@ def test_a_raced_solve_wins_and_names_its_plan(number: int) -> None:
     assert alone.status == "won" and "plan" not in alone.stats
     game = position.game
     board = _Board(position)
-    plans = amber_solver.races_for(game, board)
-    assert plans is not None
+    plans = amber_solver.arden_races(game, board)
     budget = _Budget(None, 60000)
     # the winner's path is the very path of its plans run alone, here in this process
     found = amber_solver._plan(board, game, budget, plans=plans[raced.stats["plan"]])
@@ -140,8 +139,10 @@ def test_a_raced_solve_wins_and_names_its_plan(number: int) -> None:
 def test_the_raced_plans_are_the_chain_and_the_probe_then_the_reverse_chain() -> None:
     game = get_game("arden")
     board = _Board(game.deal(3))
-    races = amber_solver.races_for(game, board)
-    assert races is not None and set(races) == {"chain", "reverse-chain"}
+    races = amber_solver.arden_races(game, board)
+    assert set(races) == {"chain", "reverse-chain"}
+    raced = amber_solver.races_for(game, board)
+    assert raced is not None and set(raced) == set(races)
     assert [steps for steps, _ in races["chain"]] == [_plan_arden(game, board, "chain"),
                                                        _plan_arden(game, board, "groups")]
     (whole, quick), (reverse, last) = races["reverse-chain"]
@@ -149,3 +150,33 @@ def test_the_raced_plans_are_the_chain_and_the_probe_then_the_reverse_chain() ->
     assert quick == amber_solver.ARDEN_QUICK_CAP
     assert reverse == _plan_arden(game, board, "reverse-chain") and last is None
     assert amber_solver.races_for(get_game("kolvir"), _Board(get_game("kolvir").deal(1))) is None
+
+
+def test_pattern_races_its_portfolio_against_another_order_with_other_seeds() -> None:
+    from amber_patience.solvers import amber_pattern
+
+    game = get_game("pattern")
+    races = amber_solver.races_for(game, _Board(game.deal(2)))
+    assert races is not None and set(races) == {"portfolio", "other-portfolio"}
+    ours, theirs = amber_pattern.BALANCE_PORTFOLIO, amber_pattern.RACE_PORTFOLIO
+    assert sorted((i, w, f) for i, w, _, f in ours) == sorted((i, w, f) for i, w, _, f in theirs)
+    assert [x[:2] for x in theirs] != [x[:2] for x in ours]  # another order
+    assert not {s for *_, s, _ in ours} & {s for *_, s, _ in theirs}  # other seeds
+
+
+@needs_race
+def test_a_raced_pattern_solve_wins_and_the_other_portfolio_wins_alone() -> None:
+    from amber_patience.solvers import amber_pattern
+
+    position = get_game("pattern").deal(2)
+    raced = solve(position, time_limit=None, node_limit=3000)  # replayed by the rules engine
+    assert raced.status == "won" and raced.stats["plan"] in ("portfolio", "other-portfolio")
+    board = _Board(position)
+    budget = _Budget(None, 3000)
+    path = amber_pattern.plan_pattern(board, position.game, budget, portfolio=amber_pattern.RACE_PORTFOLIO)
+    assert path is not None and 0 < budget.used <= 3000
+    at = bytearray(board.start)
+    for a, b in path:
+        assert board.legal_swap(at, a, b), (a, b)
+        at[a], at[b] = at[b], at[a]
+    assert list(at) == board.goal

@@ -36,11 +36,13 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   are deleted; three swaps among three cards merged into one; local splices; and windows of swaps
   that depend on each other re-joined by a small search, while it gets shorter; then swaps
   carried along the solution until they can be played back as fewer (``docs/solver-shorten.md``).
-* **A race on two cores** (Forest of Arden, :func:`races_for`): two lists of plans (the chain; the
-  whole-board probe, then the chain the other way along the snake) run at the same time in two forked
-  processes, and the first to win is kept. Each chain stalls on deals the other wins quickly, so the
-  race's states are about the smaller of the two: wall time falls, CPU time (both processes) rises
-  (``docs/solver-arden.md``, "The race"). Where no second core can be used, the plans run in turn.
+* **A race on two cores** (:func:`races_for`): two plans run at the same time in two forked processes,
+  and the first to win is kept. Forest of Arden: the chain, against the whole-board probe then the chain
+  the other way along the snake; each chain stalls on deals the other wins quickly. Pattern of Amber: its
+  portfolio of balance searches, against the same in another order with other seeds. The race's effort
+  is about the smaller of the two: wall time falls, CPU time (both processes) rises
+  (``docs/solver-arden.md`` and ``docs/solver-pattern.md``, "The race"). Where no second core can be
+  used, the plans run in turn.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
   results are reproducible for a given node budget.
@@ -866,6 +868,8 @@ class Step:
 
 
 Plans = list[tuple[list[Step], int | None]]
+#: A solution as cell pairs, the swaps in order.
+Path = list[tuple[int, int]]
 
 
 def plans_for(game: AmberGame, board: _Board) -> Plans:
@@ -884,17 +888,27 @@ def plans_for(game: AmberGame, board: _Board) -> Plans:
     return [(main, None)]
 
 
-def races_for(game: AmberGame, board: _Board) -> dict[str, Plans] | None:
-    """The lists of plans to race on two cores (``None``: no race, :func:`plans_for` in turn), by name.
+def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
+    """Forest of Arden's two lists of plans to race, by name: the chain (then the group plan), against the
+    probed whole-board search then the chain the other way along the snake. The two chains stall on different
+    deals, so the race's states are about the smaller of the two (``docs/solver-arden.md``, "The race")."""
+    whole = [Step("sort", (tuple(range(len(game.cells))),))]
+    return {"chain": [(_plan_arden(game, board, "chain"), ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)],
+            "reverse-chain": [(whole, ARDEN_QUICK_CAP), (_plan_arden(game, board, "reverse-chain"), None)]}
 
-    Forest of Arden: the chain (then the group plan), against the probed whole-board search then the chain
-    the other way along the snake. The two chains stall on different deals, so the race's states are about
-    the smaller of the two (``docs/solver-arden.md``, "The race")."""
+
+def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], Path | None]] | None:
+    """The plans to race on two cores, by name: each a run within a budget (``None``: no race, the layout's
+    plans in turn). Forest of Arden: :func:`arden_races`. Pattern of Amber: its planner's portfolio of
+    balance searches, against the same portfolio in another order with other seeds
+    (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race")."""
     if game.name == "arden" and ARDEN_PLAN == "chain":
-        whole = [Step("sort", (tuple(range(len(game.cells))),))]
-        return {"chain": [(_plan_arden(game, board, "chain"), ARDEN_CHAIN_CAP),
-                          (_plan_arden(game, board, "groups"), None)],
-                "reverse-chain": [(whole, ARDEN_QUICK_CAP), (_plan_arden(game, board, "reverse-chain"), None)]}
+        return {name: functools.partial(_plan, board, game, plans=plans)
+                for name, plans in arden_races(game, board).items()}
+    if PLANNERS.get(game.name) == ("amber_pattern", "plan_pattern"):
+        from .amber_pattern import RACE_PORTFOLIO, plan_pattern
+        return {"portfolio": functools.partial(plan_pattern, board, game),
+                "other-portfolio": functools.partial(plan_pattern, board, game, portfolio=RACE_PORTFOLIO)}
     return None
 
 
@@ -1111,9 +1125,6 @@ def can_race() -> bool:
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-Path = list[tuple[int, int]]
-
-
 def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection) -> None:
     """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised."""
     try:
@@ -1245,8 +1256,7 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     planner = PLANNERS.get(position.game.name)
     races = races_for(position.game, board) if can_race() else None
     if races is not None:
-        raced = _race({name: functools.partial(_plan, board, position.game, plans=plans)
-                       for name, plans in races.items()}, budget)
+        raced = _race(races, budget)
         path = None if raced is None else raced[1]
         if raced is not None:
             stats["plan"] = raced[0]

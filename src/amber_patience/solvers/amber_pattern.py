@@ -702,10 +702,20 @@ BALANCE_PORTFOLIO: tuple[tuple[float, float, int, int], ...] = (
 ROUNDS = 1000
 
 
-def _attempts() -> Iterator[tuple[float, float, int, int]]:
+#: A portfolio: balance searches (imbalance weight, weight, first random seed, first budget in expansions).
+Portfolio = Sequence[tuple[float, float, int, int]]
+#: The portfolio raced against ``BALANCE_PORTFOLIO`` on a second core (``amber.races_for``): the same settings
+#: from the fourth on, with seeds of their own. Which deals a search wins, and how fast, varies so much with
+#: the setting and the seed that the faster of the two is much faster than either (``docs/solver-pattern.md``,
+#: "The race").
+RACE_PORTFOLIO: Portfolio = tuple(
+    (imb, weight, seed + 100_000, first) for imb, weight, seed, first in BALANCE_PORTFOLIO[3:] + BALANCE_PORTFOLIO[:3])
+
+
+def _attempts(portfolio: Portfolio = BALANCE_PORTFOLIO) -> Iterator[tuple[float, float, int, int]]:
     """The portfolio's balance searches in order: (imbalance weight, weight, seed, budget in expansions)."""
     for rounds in range(ROUNDS):
-        for imb, weight, seed, first in BALANCE_PORTFOLIO:
+        for imb, weight, seed, first in portfolio:
             yield imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
 
 
@@ -735,13 +745,15 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
     return None if found is None else (path + found[0], found[1])
 
 
-def plan_pattern(board: _Board, game: AmberGame, budget: _Budget) -> list[tuple[int, int]] | None:
+def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio = BALANCE_PORTFOLIO
+                 ) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
-    Gather every card into its block (the balance searches of :func:`_attempts` in turn, with growing
-    node budgets and new random tie-breaks), then sort each block with only its own cells moving."""
+    Gather every card into its block (the balance searches of ``portfolio`` in turn, with growing
+    node budgets and new random tie-breaks: :func:`_attempts`), then sort each block with only its own
+    cells moving."""
     planner: PatternPlanner | None = None
-    for imb, weight, seed, cap in _attempts():
+    for imb, weight, seed, cap in _attempts(portfolio):
         if budget.left(1) <= 0:
             return None
         planner = PatternPlanner(board, game, seed=seed, share=planner)
