@@ -8,7 +8,8 @@ is a counter-example with its reason (a block dealt no card of a kind its goal n
 docs/rules.md). A deal listed as "not won" is only a deal the solver did not win in its time
 limit (its search proves no loss): a candidate to look at, not a proof. Every won solution is
 replayed by the rules engine. It runs on ``amber_patience.survey`` (as ``amber survey`` does) and adds the
-solution length against the deal's lower bound; seconds are CPU seconds of the solving process.
+solution length against the deal's lower bound; seconds are CPU seconds of the solving process (and of the plans
+it races on a second core with --jobs 1: a worker of --jobs 2 does not race).
 With ``--out-dir`` each layout's results go to ``DIR/<layout>.jsonl`` and a run stopped half-way resumes.
 """
 

@@ -79,7 +79,7 @@ class DealOutcome:
 
     number: int
     status: str
-    #: CPU seconds of the process that solved it (solve and replay).
+    #: CPU seconds of the process that solved it and of the plans it raced in processes of its own (solve and replay).
     seconds: float
     #: Moves of the winning line (won deals only).
     length: int | None = None
