@@ -421,6 +421,23 @@ def _key_steps(weight: float, alpha: float, beta: float, gamma: float, eta: floa
     return tables[0], tables[1]
 
 
+class _Unhappy:
+    """A position's unhappy cells, computed cell by cell when asked: ``sad[c]`` is 1 if the card in cell ``c``
+    counts (inside the search's region, not the lone cell) and touches no rank-neighbour. For a parent whose
+    stored cell lists are not at hand (``_search``'s ``eta_delta``)."""
+
+    __slots__ = ("adjmask", "at", "inside", "lone", "nb", "pos")
+
+    def __init__(self, at: bytes, pos: bytes, adjmask: Sequence[int], nb: Sequence[tuple[int, int]],
+                 inside: Sequence[bool], lone: int) -> None:
+        self.at, self.pos, self.adjmask, self.nb, self.inside, self.lone = at, pos, adjmask, nb, inside, lone
+
+    def __getitem__(self, c: int) -> int:
+        m = self.adjmask[c]
+        z1, z2 = self.nb[self.at[c]]
+        return 0 if (not self.inside[c] or c == self.lone or m >> self.pos[z1] & 1 or m >> self.pos[z2] & 1) else 1
+
+
 def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
             cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
             sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
@@ -498,34 +515,12 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
     tolerance = 0.5 * weight
     best_near, best_idx = n + 1, 0
 
-    def eta_delta(at: bytes, pos: bytes, p: int, q: int) -> int:
+    def eta_delta(at: bytes, pos: bytes, p: int, q: int, sad: Sequence[int] | None = None) -> int:
         """The exact eta delta (as weighed for a child when it is pushed) of the swap of cells ``p`` and
-        ``q`` of the parent ``at`` (``pos``: where each card stands there)."""
-        x, y = at[p], at[q]
-
-        def sad_at(c: int) -> int:
-            m = adjmask[c]
-            z1, z2 = nb[at[c]]
-            return 0 if (not inside[c] or c == lone or m >> pos[z1] & 1 or m >> pos[z2] & 1) else 1
-
-        d = -(sad_at(p) + sad_at(q))
-        mp, mq = adjmask[p], adjmask[q]
-        joined = mp >> q & 1
-        for z in {*nb[x], *nb[y]}:
-            c = pos[z]
-            if not (mp | mq) >> c & 1 or z in (x, y) or c == lone or not inside[c]:
-                continue
-            mult = 1 if joined else (mp >> c & 1) + (mq >> c & 1)
-            z1, z2 = nb[z]
-            m = adjmask[c]
-            c1 = q if z1 == x else p if z1 == y else pos[z1]
-            c2 = q if z2 == x else p if z2 == y else pos[z2]
-            d += mult * ((0 if (m >> c1 & 1 or m >> c2 & 1) else 1) - sad_at(c))
-        return d
-
-    def stored_eta_delta(at: bytes, pos: bytes, p: int, q: int, sad: Sequence[int]) -> int:
-        """:func:`eta_delta` from the parent's unhappy cells ``sad`` (its stored cell lists), as the exact loop
-        below weighs it."""
+        ``q`` of the parent ``at`` (``pos``: where each card stands there; ``sad``: its unhappy cells, its
+        stored cell lists', when they are at hand). The exact children's loop below has this body inlined."""
+        if sad is None:
+            sad = _Unhappy(at, pos, adjmask, nb, inside, lone)
         x, y = at[p], at[q]
         d = -(sad[p] + sad[q])
         mp, mq = adjmask[p], adjmask[q]
@@ -581,7 +576,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             # pushed with a lower bound of its eta delta: put it back if the true delta is higher
             got = ring[parent & RING]
             if got is not None and got[0] == parent:  # the parent's unhappy cells are at hand
-                delta = stored_eta_delta(pat, pnode[5], a, b, got[1][3])
+                delta = eta_delta(pat, pnode[5], a, b, got[1][3])
             else:
                 delta = eta_delta(pat, pnode[5], a, b)
             true_f = key_f + weight * eta * (delta - evaluated)
@@ -812,6 +807,7 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
                     # Only the moved cards and the rank-neighbours of the moved cards can change their
                     # happiness; both moved cards touch a neighbour after a legal swap. A cell beside both
                     # swapped cells counts twice (as the sum over the cells around each of them did).
+                    # This is eta_delta's body, inlined: it runs for every child.
                     d = -(sad[p] + sad[q])
                     mp, mq = adjmask[p], adjmask[q]
                     mpq = mp | mq
