@@ -290,6 +290,19 @@ def test_a_childs_cell_lists_from_its_parents_are_its_own(name: str, number: int
         assert board._moves_masked(child, where, fresh[2]) == board.moves(child, where)
 
 
+def _record_expanded(monkeypatch: pytest.MonkeyPatch, board: amber_solver._Board) -> list[bytes]:
+    """The positions ``board``'s searches expand from now on, in order (its move generator, recorded)."""
+    expanded: list[bytes] = []
+    generate = board._moves_masked
+
+    def recorded(at: list[int], pos: list[int], welcome: list[int]) -> set[tuple[int, int]]:
+        expanded.append(bytes(at))
+        return generate(at, pos, welcome)
+
+    monkeypatch.setattr(board, "_moves_masked", recorded)
+    return expanded
+
+
 @pytest.mark.parametrize("name,number,phase,seeded", [("arden", 5, "gather-groups", False),
                                                       ("arden", 5, "gather-groups", True),
                                                       ("kolvir", 3, "gather", True), ("path", 2, "whole", False),
@@ -305,14 +318,7 @@ def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch,
     board = amber_solver._Board(game.deal(number))
     setting = amber_solver.settings_for(game, phase)[0]
     setting = amber_solver.replace(setting, nodes=700, seed=7 if seeded else None, probe=None)
-    expanded: list[bytes] = []
-    generate = board._moves_masked
-
-    def recorded(at: list[int], pos: list[int], welcome: list[int]) -> set[tuple[int, int]]:
-        expanded.append(bytes(at))
-        return generate(at, pos, welcome)
-
-    monkeypatch.setattr(board, "_moves_masked", recorded)
+    expanded = _record_expanded(monkeypatch, board)
     runs = []
     for defer in (float("inf"), amber_solver.DEFER, float("-inf")):
         monkeypatch.setattr(amber_solver, "DEFER", defer)
@@ -338,14 +344,7 @@ def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeyp
     setting = amber_solver.replace(amber_solver.settings_for(game, phase)[0], nodes=800, probe=None)
     kw = amber_solver._gather_kw(board, amber_solver.plan_for(game, board)[0].parts, list(range(board.n))) if (
         phase != "whole") else {}
-    expanded: list[bytes] = []
-    generate = board._moves_masked
-
-    def recorded(at: list[int], pos: list[int], welcome: list[int]) -> set[tuple[int, int]]:
-        expanded.append(bytes(at))
-        return generate(at, pos, welcome)
-
-    monkeypatch.setattr(board, "_moves_masked", recorded)
+    expanded = _record_expanded(monkeypatch, board)
     runs = []
     for ring in (amber_solver.RING, 0):
         monkeypatch.setattr(amber_solver, "RING", ring)

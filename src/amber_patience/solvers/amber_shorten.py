@@ -652,6 +652,19 @@ def _min_swaps(d: dict[int, int]) -> int:
     return len(d) - cycles
 
 
+
+def _skip(d: dict[int, int], a: int, b: int) -> dict[int, int]:
+    """The carried permutation ``d`` after the swap of cells ``a`` and ``b`` is skipped (carried too): the
+    cards ``d`` sends to ``a`` and ``b`` trade places, and a cell whose card comes home leaves ``d``."""
+    da, db = d.get(a, a), d.get(b, b)
+    skipped = dict(d)
+    skipped[a], skipped[b] = db, da
+    if db == a:
+        del skipped[a]
+    if da == b:
+        del skipped[b]
+    return skipped
+
 def _same_cycle(d: dict[int, int], a: int, b: int) -> bool:
     """Whether cells ``a`` and ``b`` are in one cycle of the permutation ``d`` (cells it does not move
     are cycles of their own)."""
@@ -754,12 +767,7 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
             # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
             grow = (a not in d) + (b not in d)
             if len(d) + grow <= cells_cap:
-                skipped = dict(d)
-                skipped[a], skipped[b] = db, da
-                if db == a:
-                    del skipped[a]
-                if da == b:
-                    del skipped[b]
+                skipped = _skip(d, a, b)
                 if _same_cycle(d, a, b):
                     skips.append((k + 1, cur, skipped, removed + 1, need - 1, chain, True))  # tried first
                 else:
@@ -886,12 +894,7 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
         cheaper = None
         if len(d) + (a not in d) + (b not in d) <= cells_cap:
             # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
-            skipped = dict(d)
-            skipped[a], skipped[b] = db, da
-            if db == a:
-                del skipped[a]
-            if da == b:
-                del skipped[b]
+            skipped = _skip(d, a, b)
             if _same_cycle(d, a, b):
                 cheaper = (k + 1, skipped, removed + 1, need - 1, run)  # tried first
             else:
