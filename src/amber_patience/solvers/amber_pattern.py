@@ -259,12 +259,8 @@ def kind_refused(m: Sequence[int], home: Sequence[int], memo: dict[Matrix, bool 
     refused (the rules engine calls such a position lost; :func:`exits_ok` fails)."""
     if k1 == k2 or (m[a * KINDS + k1] != 1 and m[b * KINDS + k2] != 1):
         return False
-    after = list(m)
-    after[a * KINDS + k1] -= 1
-    after[b * KINDS + k1] += 1
-    after[b * KINDS + k2] -= 1
-    after[a * KINDS + k2] += 1
-    return kind_solvable(tuple(after), home, memo, KIND_CAP) is False
+    after = exchange(tuple(m), (a, k1, b, k2))
+    return after is not None and kind_solvable(after, home, memo, KIND_CAP) is False
 
 
 #: A node of the planner's best-first searches: (position, parent index, swaps from the parent, g).
