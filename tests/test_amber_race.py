@@ -180,3 +180,28 @@ def test_a_raced_pattern_solve_wins_and_the_other_portfolio_wins_alone() -> None
         assert board.legal_swap(at, a, b), (a, b)
         at[a], at[b] = at[b], at[a]
     assert list(at) == board.goal
+
+
+@pytest.mark.parametrize("name", ["path", "path-52"])
+def test_path_races_its_plans_against_the_main_plan_searched_greedier(name: str) -> None:
+    game = get_game(name)
+    board = _Board(game.deal(4))
+    races = amber_solver.races_for(game, board)
+    assert races is not None and set(races) == {"plans", "heavier"}
+    heavier = races["heavier"].keywords["plans"]  # type: ignore[attr-defined]
+    weight = amber_solver.PATH_RACE_WEIGHT[name]
+    assert [(steps, cap) for steps, cap in heavier] == [
+        ([amber_solver.replace(step, weight=weight) for step in amber_solver.plan_for(game, board)], None)]
+    assert weight != amber_solver.WEIGHTS[name]
+    # a step's weight reaches its search settings, and only its weight changes
+    ours = amber_solver.settings_for(game, "gather")
+    greedier = amber_solver.settings_for(game, "gather", weight)
+    assert [s.weight for s in greedier] == [weight] * len(ours)
+    assert [amber_solver.replace(s, weight=0) for s in greedier] == [amber_solver.replace(s, weight=0) for s in ours]
+
+
+@needs_race
+def test_a_raced_path_solve_wins_and_names_its_plan() -> None:
+    position = get_game("path").deal(7)
+    raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
+    assert raced.status == "won" and raced.stats["plan"] in ("plans", "heavier")

@@ -861,6 +861,8 @@ class Step:
     parts: tuple[tuple[int, ...], ...]
     #: The settings to use (a key of ``SETTINGS``); by default the step's kind decides.
     phase: str = ""
+    #: The search weight of the step's settings; by default the layout's (``WEIGHTS``) or the setting's.
+    weight: float | None = None
 
 
 Plans = list[tuple[list[Step], int | None]]
@@ -893,14 +895,24 @@ def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
             "reverse-chain": [(whole, ARDEN_QUICK_CAP), (_plan_arden(game, board, "reverse-chain"), None)]}
 
 
+#: Path in Shadow's raced plan: the main plan with this search weight (the layout's own is 1.5: shorter
+#: solutions, but a few deals take seconds that a greedier search wins at once; ``docs/solver.md``).
+PATH_RACE_WEIGHT = {"path": 3.0, "path-52": 3.0}
+
+
 def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], Path | None]] | None:
     """The plans to race on two cores, by name: each a run within a budget (``None``: no race, the layout's
-    plans in turn). Forest of Arden: :func:`arden_races`. Pattern of Amber: its planner's portfolio of
-    balance searches, against the same portfolio in another order with other seeds
+    plans in turn). Forest of Arden: :func:`arden_races`. Path in Shadow (56 and 52 cards): its plans against
+    the main plan searched with the weight of ``PATH_RACE_WEIGHT`` (greedier). Pattern of Amber: its planner's
+    portfolio of balance searches, against the same portfolio in another order with other seeds
     (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race")."""
     if game.name == "arden" and ARDEN_PLAN == "chain":
         return {name: functools.partial(_plan, board, game, plans=plans)
                 for name, plans in arden_races(game, board).items()}
+    if game.name in PATH_RACE_WEIGHT:
+        heavier = [replace(step, weight=PATH_RACE_WEIGHT[game.name]) for step in plan_for(game, board)]
+        return {"plans": functools.partial(_plan, board, game),
+                "heavier": functools.partial(_plan, board, game, plans=[(heavier, None)])}
     if PLANNERS.get(game.name) == ("amber_pattern", "plan_pattern"):
         from .amber_pattern import RACE_PORTFOLIO, plan_pattern
         return {"portfolio": functools.partial(plan_pattern, board, game),
@@ -1070,11 +1082,12 @@ OVERRIDES: dict[tuple[str, str], list[Setting]] = {
 }
 
 
-def settings_for(game: AmberGame, phase: str) -> list[Setting]:
+def settings_for(game: AmberGame, phase: str, weight: float | None = None) -> list[Setting]:
+    """The settings of ``phase`` on ``game``'s layout; ``weight``: another search weight than the layout's."""
     chosen = OVERRIDES.get((game.name, phase), SETTINGS[phase])
     exact = game.name in EXACT
     lazy = game.name in LAZY
-    return [replace(x, weight=WEIGHTS.get(game.name, x.weight), exact=exact, lazy=lazy) for x in chosen]
+    return [replace(x, weight=weight or WEIGHTS.get(game.name, x.weight), exact=exact, lazy=lazy) for x in chosen]
 
 
 #: Layouts whose exact searches weigh the eta term of a child only when it is popped (``Setting.lazy``: the
@@ -1180,11 +1193,11 @@ def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, don
     free = [c for c in range(n) if c not in done]
     if step.kind == "sort":
         whole = len(step.parts[0]) == n
-        solutions = _phase_solutions(board, at, settings_for(game, "whole" if whole else "region"), budget,
-                                     cells=list(step.parts[0]))
+        solutions = _phase_solutions(board, at, settings_for(game, "whole" if whole else "region", step.weight),
+                                     budget, cells=list(step.parts[0]))
         done = done | frozenset(step.parts[0])
     else:
-        solutions = _phase_solutions(board, at, settings_for(game, step.phase or "gather"), budget,
+        solutions = _phase_solutions(board, at, settings_for(game, step.phase or "gather", step.weight), budget,
                                      **_gather_kw(board, step.parts, free))
     if step.kind == "sort" or game.name not in BACKTRACK or not rest:
         found = next(solutions, None)
