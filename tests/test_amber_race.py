@@ -149,7 +149,7 @@ def test_the_raced_plans_are_the_chain_and_the_probe_then_the_reverse_chain() ->
     assert whole == [amber_solver.Step("sort", (tuple(range(len(game.cells))),))]
     assert quick == amber_solver.ARDEN_QUICK_CAP
     assert reverse == _plan_arden(game, board, "reverse-chain") and last is None
-    assert amber_solver.races_for(get_game("kolvir"), _Board(get_game("kolvir").deal(1))) is None
+    assert amber_solver.races_for(get_game("path-36"), _Board(get_game("path-36").deal(1))) is None
 
 
 def test_pattern_races_its_portfolio_against_another_order_with_other_seeds() -> None:
@@ -205,3 +205,20 @@ def test_a_raced_path_solve_wins_and_names_its_plan() -> None:
     position = get_game("path").deal(7)
     raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
     assert raced.status == "won" and raced.stats["plan"] in ("plans", "heavier")
+
+
+def test_kolvir_races_its_attempts_against_the_same_in_the_other_order() -> None:
+    from amber_patience.solvers import amber_kolvir
+
+    game = get_game("kolvir")
+    races = amber_solver.races_for(game, _Board(game.deal(1)))
+    assert races is not None and set(races) == {"attempts", "other-order"}
+    assert races["attempts"].keywords == {}  # type: ignore[attr-defined]
+    assert races["other-order"].keywords == {"attempts": amber_kolvir.ATTEMPTS[::-1]}  # type: ignore[attr-defined]
+
+
+@needs_race
+def test_a_raced_kolvir_solve_wins_and_names_its_plan() -> None:
+    position = get_game("kolvir").deal(3)
+    raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
+    assert raced.status == "won" and raced.stats["plan"] in ("attempts", "other-order")

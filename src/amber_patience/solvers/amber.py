@@ -903,7 +903,8 @@ PATH_RACE_WEIGHT = {"path": 3.0, "path-52": 3.0}
 def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], Path | None]] | None:
     """The plans to race on two cores, by name: each a run within a budget (``None``: no race, the layout's
     plans in turn). Forest of Arden: :func:`arden_races`. Path in Shadow (56 and 52 cards): its plans against
-    the main plan searched with the weight of ``PATH_RACE_WEIGHT`` (greedier). Pattern of Amber: its planner's
+    the main plan searched with the weight of ``PATH_RACE_WEIGHT`` (greedier). Mount Kolvir: its planner's
+    attempts, against the same in the other order. Pattern of Amber: its planner's
     portfolio of balance searches, against the same portfolio in another order with other seeds
     (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race")."""
     if game.name == "arden" and ARDEN_PLAN == "chain":
@@ -913,6 +914,10 @@ def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], P
         heavier = [replace(step, weight=PATH_RACE_WEIGHT[game.name]) for step in plan_for(game, board)]
         return {"plans": functools.partial(_plan, board, game),
                 "heavier": functools.partial(_plan, board, game, plans=[(heavier, None)])}
+    if PLANNERS.get(game.name) == ("amber_kolvir", "plan_kolvir"):
+        from .amber_kolvir import ATTEMPTS, plan_kolvir
+        return {"attempts": functools.partial(plan_kolvir, board, game),
+                "other-order": functools.partial(plan_kolvir, board, game, attempts=ATTEMPTS[::-1])}
     if PLANNERS.get(game.name) == ("amber_pattern", "plan_pattern"):
         from .amber_pattern import RACE_PORTFOLIO, plan_pattern
         return {"portfolio": functools.partial(plan_pattern, board, game),

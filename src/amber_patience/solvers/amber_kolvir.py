@@ -61,7 +61,8 @@ def _attempt(board: _Board, game: AmberGame, settings: list[Setting], budget: _B
     return path
 
 
-def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
+def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget, attempts: list[list[Setting]] | None = None
+                ) -> Path | None:
     """The swaps that win Mount Kolvir from ``board.start``, or ``None``.
 
     The attempts of ``ATTEMPTS`` in turn, each shortened (:func:`~amber_shorten.shorten`): while none has
@@ -70,9 +71,10 @@ def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget) -> Path | None:
     ``MORE_BELOW`` states were spent, with at most ``MORE_NODES`` states. The shortest solution is returned."""
     bound = board.bound(board.start)
     best: Path | None = None
-    for k, settings in enumerate(ATTEMPTS):
+    attempts = ATTEMPTS if attempts is None else attempts
+    for k, settings in enumerate(attempts):
         if best is None:
-            cap = None if k == len(ATTEMPTS) - 1 else FIRST_NODES
+            cap = None if k == len(attempts) - 1 else FIRST_NODES
         elif len(best) <= GOOD * bound or budget.used >= MORE_BELOW:
             break
         else:

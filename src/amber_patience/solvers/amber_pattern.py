@@ -708,10 +708,11 @@ RACE_PORTFOLIO: Portfolio = tuple(
     (imb, weight, seed + 100_000, first) for imb, weight, seed, first in BALANCE_PORTFOLIO[3:] + BALANCE_PORTFOLIO[:3])
 
 
-def _attempts(portfolio: Portfolio = BALANCE_PORTFOLIO) -> Iterator[tuple[float, float, int, int]]:
-    """The portfolio's balance searches in order: (imbalance weight, weight, seed, budget in expansions)."""
+def _attempts(portfolio: Portfolio | None = None) -> Iterator[tuple[float, float, int, int]]:
+    """The portfolio's balance searches in order (by default ``BALANCE_PORTFOLIO``'s): (imbalance weight, weight,
+    seed, budget in expansions)."""
     for rounds in range(ROUNDS):
-        for imb, weight, seed, first in portfolio:
+        for imb, weight, seed, first in BALANCE_PORTFOLIO if portfolio is None else portfolio:
             yield imb, weight, seed + 10 * rounds, int(first * GROWTH ** rounds)
 
 
@@ -741,13 +742,13 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
     return None if found is None else (path + found[0], found[1])
 
 
-def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio = BALANCE_PORTFOLIO
+def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio | None = None
                  ) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
-    Gather every card into its block (the balance searches of ``portfolio`` in turn, with growing
-    node budgets and new random tie-breaks: :func:`_attempts`), then sort each block with only its own
-    cells moving."""
+    Gather every card into its block (the balance searches of ``portfolio``, by default ``BALANCE_PORTFOLIO``,
+    in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`), then sort each block
+    with only its own cells moving."""
     planner: PatternPlanner | None = None
     for imb, weight, seed, cap in _attempts(portfolio):
         if budget.left(1) <= 0:
