@@ -39,9 +39,10 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
 * **A race on two cores** (:func:`races_for`): two plans run at the same time in two forked processes,
   and the first to win is kept. Forest of Arden: the chain, against the whole-board probe then the chain
   the other way along the snake; each chain stalls on deals the other wins quickly. Pattern of Amber: its
-  portfolio of balance searches, against the same in another order with other seeds. The race's effort
-  is about the smaller of the two: wall time falls, CPU time (both processes) rises
-  (``docs/solver-arden.md`` and ``docs/solver-pattern.md``, "The race"). Where no second core can be
+  portfolio of balance searches, against the same in another order with other seeds. Mount Kolvir: its
+  attempts, against the same in the other order. Path in Shadow (56, 52): its plans, against the main
+  plan searched greedier. The race's effort is about the smaller of the two: wall time falls, CPU time
+  (both processes) rises (``docs/solver.md``, "The race on two cores"). Where no second core can be
   used, the plans run in turn.
 * **Portfolio with restarts.** Run times are heavy-tailed, so each step tries a short list of
   settings, then repeats the last with doubled node budgets and new (seeded) random tie-breaks:
