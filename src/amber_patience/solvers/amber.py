@@ -1254,7 +1254,8 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     Returns status ``won`` with the swaps; ``lost`` when the rules show that the position can
     never be won (:meth:`AmberPosition.lost_reason`: a block has lost every card of a kind its
     goal needs, or no swap is left); otherwise ``unknown`` when the time or node budget runs out
-    (the search itself proves no loss)."""
+    (the search itself proves no loss). Where two plans race (:func:`races_for`), each has the whole budget:
+    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
