@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 
 import pytest
@@ -222,3 +223,13 @@ def test_a_raced_kolvir_solve_wins_and_names_its_plan() -> None:
     position = get_game("kolvir").deal(3)
     raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
     assert raced.status == "won" and raced.stats["plan"] in ("attempts", "other-order")
+
+
+@needs_race
+def test_a_racer_ignores_ctrl_c_which_is_its_parents_to_handle() -> None:
+    def interrupted(budget: _Budget) -> list[tuple[int, int]] | None:
+        os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C reaches every process of the terminal's group
+        time.sleep(0.2)
+        return [(5, 6)]
+
+    assert _race({"interrupted": interrupted}, _Budget(None, 10)) == ("interrupted", [(5, 6)])

@@ -62,6 +62,7 @@ import importlib
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -1141,14 +1142,22 @@ def can_race() -> bool:
 
 
 def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection) -> None:
-    """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised."""
+    """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised.
+
+    Ctrl-C is the parent's to handle (it stops its racers): a racer ignores SIGINT, so that an interrupted
+    ``amber solve`` prints no racer's traceback. A racer whose parent is gone ends without a word."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         path = run(budget)
     except Exception as exc:  # a bug in the search: the parent raises it
-        out.send(("error", exc, budget.used))
+        message: tuple[str, Any, int] = ("error", exc, budget.used)
     else:
-        out.send(("done", path, budget.used))
-    out.close()
+        message = ("done", path, budget.used)
+    try:
+        out.send(message)
+        out.close()
+    except OSError:  # the parent is gone (its end of the pipe closed)
+        pass
 
 
 def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) -> tuple[str, Path] | None:
