@@ -51,7 +51,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
 ``stats``: ``seconds``, ``nodes`` (states expanded over all steps and attempts),
 ``lower_bound``, ``length``, ``difficulty`` (= nodes expanded: the search effort, which orders
 deals from easy to hard; length / lower bound is reported by the benchmark separately). In a race,
-``nodes`` and ``difficulty`` are the winning plan's states, and ``plan`` names the winner.
+``nodes`` and ``difficulty`` are the winning plan's states (and those of a plan that had already finished
+without a win), and ``plan`` names the winner.
 """
 
 from __future__ import annotations
