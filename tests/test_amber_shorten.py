@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -330,6 +332,26 @@ def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> N
     assert _is_legal_win(position, carried)
 
 
+def _carry_rewrites(board: amber_solver._Board, path: list[tuple[int, int]], carry: Callable[..., Any],
+                    cells: int) -> int:
+    """How many rewrites ``carry`` (``_carry`` or ``_carry_jump``, with at most ``cells`` carried cells) finds,
+    one from each swap of ``path``; each within the node budget, shorter by two or more, and replaying legally
+    to the very position the swaps it replaces end in."""
+    states = amber_shorten._states_along(board.start, path)
+    rewrites = 0
+    for i in range(len(path) - 1):
+        result, nodes = carry(board, path, states, i, amber_shorten.CARRY_NODES, amber_shorten.CARRY_SPAN, cells,
+                              amber_shorten.CARRY_EMIT)
+        assert nodes <= amber_shorten.CARRY_NODES + 1
+        if result is None:
+            continue
+        k, sub = result
+        assert len(sub) <= (k - i) - 2
+        assert amber_shorten._replays(board, states[i], sub, states[k])
+        rewrites += 1
+    return rewrites
+
+
 def test_transport_finds_what_the_local_passes_leave() -> None:
     """Path 36 deal 9: after the local passes find nothing more, carrying swaps along the solution
     still cuts it (46 -> 42 swaps measured): a swap taken out, the swaps after it played where they
@@ -345,20 +367,7 @@ def test_transport_finds_what_the_local_passes_leave() -> None:
     carried = amber_shorten._transport(board, local, None)
     assert len(carried) <= len(local) - 2
     assert _is_legal_win(position, carried)
-    states = amber_shorten._states_along(board.start, local)
-    rewrites = 0
-    for i in range(len(local) - 1):
-        result, nodes = amber_shorten._carry(board, local, states, i, amber_shorten.CARRY_NODES,
-                                             amber_shorten.CARRY_SPAN, amber_shorten.CARRY_CELLS,
-                                             amber_shorten.CARRY_EMIT)
-        assert nodes <= amber_shorten.CARRY_NODES + 1
-        if result is None:
-            continue
-        k, sub = result
-        assert len(sub) <= (k - i) - 2
-        assert amber_shorten._replays(board, states[i], sub, states[k])
-        rewrites += 1
-    assert rewrites >= 1
+    assert _carry_rewrites(board, local, amber_shorten._carry, amber_shorten.CARRY_CELLS) >= 1
 
 
 def test_emit_plays_a_permutation_or_gives_up() -> None:
@@ -542,16 +551,4 @@ def test_carry_jump_rewrites_replay_to_the_same_position() -> None:
     carried = amber_shorten._transport(board, local, None, jump=True)
     assert len(carried) <= len(local) - 2
     assert _is_legal_win(position, carried)
-    states = amber_shorten._states_along(board.start, local)
-    rewrites = 0
-    for i in range(len(local) - 1):
-        result, nodes = amber_shorten._carry_jump(board, local, states, i, amber_shorten.CARRY_NODES,
-                                                  amber_shorten.CARRY_SPAN, 12, amber_shorten.CARRY_EMIT)
-        assert nodes <= amber_shorten.CARRY_NODES + 1
-        if result is None:
-            continue
-        k, sub = result
-        assert len(sub) <= (k - i) - 2
-        assert amber_shorten._replays(board, states[i], sub, states[k])
-        rewrites += 1
-    assert rewrites >= 1
+    assert _carry_rewrites(board, local, amber_shorten._carry_jump, 12) >= 1
