@@ -881,7 +881,7 @@ def plans_for(game: AmberGame, board: _Board) -> Plans:
         quick = [Step("gather", tuple(rows), "gather-rows")] + [Step("sort", (row,)) for row in rows]
         return [(quick, QUICK_CAP), (main, None)]
     if game.name == "arden" and ARDEN_PLAN in ("groups", "chain"):
-        whole = [Step("sort", (tuple(range(len(game.cells))),))]
+        whole = _plan_arden(game, board, "whole")
         if ARDEN_PLAN == "chain":
             # the chain wins most deals; the few where a later group stalls go on with the group plan
             return [(whole, ARDEN_QUICK_CAP), (main, ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)]
@@ -893,9 +893,9 @@ def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
     """Forest of Arden's two lists of plans to race, by name: the chain (then the group plan), against the
     probed whole-board search then the chain the other way along the snake. The two chains stall on different
     deals, so the race's states are about the smaller of the two (``docs/solver-arden.md``, "The race")."""
-    whole = [Step("sort", (tuple(range(len(game.cells))),))]
     return {"chain": [(_plan_arden(game, board, "chain"), ARDEN_CHAIN_CAP), (_plan_arden(game, board, "groups"), None)],
-            "reverse-chain": [(whole, ARDEN_QUICK_CAP), (_plan_arden(game, board, "reverse-chain"), None)]}
+            "reverse-chain": [(_plan_arden(game, board, "whole"), ARDEN_QUICK_CAP),
+                              (_plan_arden(game, board, "reverse-chain"), None)]}
 
 
 #: Path in Shadow's raced plan: the main plan with this search weight (the layout's own is 1.5: shorter
