@@ -14,7 +14,13 @@ from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget, _plan_arden, _race
 
-needs_race = pytest.mark.skipif(not amber_solver.can_race(), reason="a race needs two cores and fork")
+
+@pytest.fixture(autouse=True)
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here races, also on a machine with one core (the racers then share it): a race needs
+    ``fork``, which every platform that CI runs on has."""
+    assert "fork" in multiprocessing.get_all_start_methods()
+    monkeypatch.setattr(amber_solver, "_cores", lambda: 2)
 
 
 def _sleep_then(seconds: float, path: list[tuple[int, int]] | None, used: int = 0):
@@ -34,14 +40,20 @@ def _report_pid(seconds: float, out: multiprocessing.queues.Queue):  # type: ign
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped by its new parent, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc here: the signal's answer is all there is
+        return True
 
 
-@needs_race
 def test_the_first_plan_to_win_is_kept_and_the_other_is_stopped() -> None:
     queue = multiprocessing.get_context("fork").Queue()
     budget = _Budget(None, 1000)
@@ -54,7 +66,6 @@ def test_the_first_plan_to_win_is_kept_and_the_other_is_stopped() -> None:
     assert not _alive(slow_pid), "the losing plan's process is still running"
 
 
-@needs_race
 def test_a_plan_that_finds_nothing_leaves_the_race_to_the_other() -> None:
     budget = _Budget(None, 1000)
     result = _race({"none": _sleep_then(0, None, used=5), "late": _sleep_then(0.5, [(1, 2), (2, 1)], used=11)}, budget)
@@ -62,14 +73,12 @@ def test_a_plan_that_finds_nothing_leaves_the_race_to_the_other() -> None:
     assert budget.used == 16
 
 
-@needs_race
 def test_no_plan_wins_and_every_finished_plan_counts() -> None:
     budget = _Budget(None, 1000)
     assert _race({"a": _sleep_then(0, None, used=3), "b": _sleep_then(0.1, None, used=4)}, budget) is None
     assert budget.used == 7
 
 
-@needs_race
 def test_an_error_in_a_raced_plan_is_raised_here() -> None:
     def broken(budget: _Budget) -> list[tuple[int, int]] | None:
         raise ValueError("a bug in the search")
@@ -78,7 +87,6 @@ def test_an_error_in_a_raced_plan_is_raised_here() -> None:
         _race({"broken": broken, "slow": _sleep_then(30, [(0, 1)])}, _Budget(None, 1000))
 
 
-@needs_race
 def test_each_raced_plan_gets_the_budget_left() -> None:
     seen = multiprocessing.get_context("fork").Queue()
 
@@ -96,7 +104,6 @@ def _can_race_in_child(out: multiprocessing.queues.Queue) -> None:  # type: igno
     out.put(amber_solver.can_race())
 
 
-@needs_race
 def test_a_worker_process_does_not_race() -> None:
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
@@ -115,7 +122,6 @@ def test_race_switch() -> None:
         amber_solver.RACE = old
 
 
-@needs_race
 @pytest.mark.parametrize("number", [2, 5])
 def test_a_raced_solve_wins_and_names_its_plan(number: int) -> None:
     position = get_game("arden").deal(number)
@@ -165,7 +171,6 @@ def test_pattern_races_its_portfolio_against_another_order_with_other_seeds() ->
     assert not {s for *_, s, _ in ours} & {s for *_, s, _ in theirs}  # other seeds
 
 
-@needs_race
 def test_a_raced_pattern_solve_wins_and_the_other_portfolio_wins_alone() -> None:
     from amber_patience.solvers import amber_pattern
 
@@ -201,7 +206,6 @@ def test_path_races_its_plans_against_the_main_plan_searched_greedier(name: str)
     assert [amber_solver.replace(s, weight=0) for s in greedier] == [amber_solver.replace(s, weight=0) for s in ours]
 
 
-@needs_race
 def test_a_raced_path_solve_wins_and_names_its_plan() -> None:
     position = get_game("path").deal(7)
     raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
@@ -218,14 +222,12 @@ def test_kolvir_races_its_attempts_against_the_same_in_the_other_order() -> None
     assert races["other-order"].keywords == {"attempts": amber_kolvir.ATTEMPTS[::-1]}  # type: ignore[attr-defined]
 
 
-@needs_race
 def test_a_raced_kolvir_solve_wins_and_names_its_plan() -> None:
     position = get_game("kolvir").deal(3)
     raced = solve(position, time_limit=None, node_limit=60000)  # replayed by the rules engine
     assert raced.status == "won" and raced.stats["plan"] in ("attempts", "other-order")
 
 
-@needs_race
 def test_a_racer_ignores_ctrl_c_which_is_its_parents_to_handle() -> None:
     def interrupted(budget: _Budget) -> list[tuple[int, int]] | None:
         os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C reaches every process of the terminal's group
@@ -233,3 +235,34 @@ def test_a_racer_ignores_ctrl_c_which_is_its_parents_to_handle() -> None:
         return [(5, 6)]
 
     assert _race({"interrupted": interrupted}, _Budget(None, 10)) == ("interrupted", [(5, 6)])
+
+
+_ORPHAN_PARENT = '''
+import sys, time
+from amber_patience.solvers.amber import _Budget, _race
+
+def report(budget):
+    print("racer", __import__("os").getpid(), flush=True)
+    time.sleep(120)
+    return None
+
+_race({"a": report, "b": report}, _Budget(None, 10))
+'''
+
+
+def test_a_racer_ends_when_its_parent_is_killed_outright() -> None:
+    """SIGKILL gives the parent no chance to stop its racers: they notice and end on their own."""
+    import subprocess
+    import sys
+
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert parent.stdout is not None
+    racers = [int(parent.stdout.readline().split()[1]) for _ in range(2)]
+    assert all(_alive(pid) for pid in racers)
+    parent.kill()
+    parent.wait()
+    give_up = time.perf_counter() + 20
+    while any(_alive(pid) for pid in racers) and time.perf_counter() < give_up:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in racers), "a racer goes on searching after its parent was killed"

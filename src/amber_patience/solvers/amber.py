@@ -64,6 +64,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -1134,20 +1135,26 @@ def can_race() -> bool:
     """Whether a race can run here: a second core to run on, processes that can be forked, and this is the
     main process. A worker process of a pool (``amber survey --jobs 2``) does not race: the pool already
     keeps the cores busy, and a race there would only add the losing plan's CPU."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return (RACE and cores >= 2 and multiprocessing.parent_process() is None
+    return (RACE and _cores() >= 2 and multiprocessing.parent_process() is None
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection) -> None:
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection, parent: int) -> None:
     """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised.
 
     Ctrl-C is the parent's to handle (it stops its racers): a racer ignores SIGINT, so that an interrupted
-    ``amber solve`` prints no racer's traceback. A racer whose parent is gone ends without a word."""
+    ``amber solve`` prints no racer's traceback. A racer whose parent is gone ends without a word: at once
+    when the parent was killed outright (:func:`_orphan_watch`), else when it next writes to the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_orphan_watch, args=(parent,), daemon=True).start()
     try:
         path = run(budget)
     except Exception as exc:  # a bug in the search: the parent raises it
@@ -1161,6 +1168,18 @@ def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connecti
         pass
 
 
+#: Seconds between a racer's looks at whether its parent is still there.
+ORPHAN_POLL = 0.25
+
+
+def _orphan_watch(parent: int) -> None:
+    """In a racer: end the process once ``parent`` is gone (killed without the chance to stop its racers,
+    e.g. by SIGKILL), instead of searching on to the end of the budget with nobody to report to."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL)
+    os._exit(0)
+
+
 def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) -> tuple[str, Path] | None:
     """Run ``runs`` (name -> a plan run within a budget) at the same time, each in a forked process with the
     whole of ``budget`` (its deadline, and its node cap for each): the first to win is kept (its name and
@@ -1171,7 +1190,8 @@ def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) ->
         for name, run in runs.items():
             reader, writer = context.Pipe(duplex=False)
             cap = None if budget.cap is None else budget.cap - budget.used
-            process = context.Process(target=_racer, args=(run, _Budget(budget.deadline, cap), writer), daemon=True)
+            process = context.Process(target=_racer, args=(run, _Budget(budget.deadline, cap), writer, os.getpid()),
+                                      daemon=True)
             process.start()
             writer.close()
             racers[reader] = (name, process)
