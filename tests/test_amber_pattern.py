@@ -22,12 +22,14 @@ from amber_patience.solvers import replay, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
+    BLOCKS,
     END_NODES,
     END_OUT,
     KINDS,
     Exchange,
     PatternPlanner,
     _attempts,
+    _exchanges,
     balance_search,
     card_blocks,
     dock_exchange,
@@ -597,3 +599,31 @@ def test_the_proof_refuses_a_dock_whose_wanted_card_is_walled_in() -> None:
     contents = _block_contents(planner, centre, cont, 10_000)
     assert len(contents) == 2  # the pair's swap and back: searched to the end
     assert planner.dock(centre, cont, stay, [walled], cap=300) is None
+
+
+def _exits_reference(m: tuple[int, ...], home: Sequence[int]) -> bool:
+    """``exits_ok`` from its definition, with sets of kinds."""
+    held = [{k for k in range(KINDS) if m[a * KINDS + k]} for a in range(BLOCKS)]
+    return all(home[a] in held[a] and all(any(b != a and k in held[b] and (held[a] & held[b]) - {k}
+                                              for b in range(BLOCKS)) for k in held[a] - {home[a]})
+               for a in range(BLOCKS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=BLOCKS * KINDS, max_size=BLOCKS * KINDS), st.permutations(range(KINDS)))
+def test_exits_ok_and_the_kind_exchanges_follow_their_definitions(counts: list[int], home: list[int]) -> None:
+    # the bit-mask versions against the definitions: the same answers, and the same exchanges in the same order
+    # (the kind searches' memo depends on the order in which the exchanges come)
+    m = tuple(counts)
+    assert exits_ok(m, home) == _exits_reference(m, home)
+    expected = []
+    for a, b in itertools.combinations(range(BLOCKS), 2):
+        for k1, k2 in itertools.product(range(KINDS), repeat=2):
+            after = exchange(m, (a, k1, b, k2))
+            if after is None:
+                continue
+            if (not after[a * KINDS + k1] or not after[b * KINDS + k2]) and not _exits_reference(after, home):
+                continue
+            gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b])
+            expected.append((gain, (a, k1, b, k2), after))
+    assert list(_exchanges(m, home)) == expected

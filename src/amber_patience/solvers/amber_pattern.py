@@ -94,33 +94,77 @@ def foreign(m: Matrix, home: Sequence[int]) -> int:
     return sum(m[a * KINDS + k] for a in range(BLOCKS) for k in range(KINDS) if k != home[a])
 
 
+def held_kinds(m: Matrix) -> list[int]:
+    """The kinds each block holds, as bit masks (bit k: kind k)."""
+    held = []
+    for base in range(0, BLOCKS * KINDS, KINDS):
+        kinds = 0
+        for k in range(KINDS):
+            if m[base + k]:
+                kinds |= 1 << k
+        held.append(kinds)
+    return held
+
+
 def exits_ok(m: Matrix, home: Sequence[int]) -> bool:
     """A quick necessary condition: every block holds its goal kind, and every foreign kind of a
     block can still leave it (some other block holds that kind and a second kind the first holds)."""
-    held = [{k for k in range(KINDS) if m[a * KINDS + k]} for a in range(BLOCKS)]
+    return _exits_held(held_kinds(m), home)
+
+
+def _exits_held(held: Sequence[int], home: Sequence[int]) -> bool:
+    """:func:`exits_ok` of the matrix whose blocks hold the kinds ``held`` (:func:`held_kinds`)."""
     for a in range(BLOCKS):
-        if home[a] not in held[a]:
+        mine = held[a]
+        if not mine >> home[a] & 1:
             return False
-        for k in held[a] - {home[a]}:
-            if not any(b != a and k in held[b] and (held[a] & held[b]) - {k} for b in range(BLOCKS)):
+        rest = mine & ~(1 << home[a])
+        while rest:
+            k = rest & -rest
+            rest ^= k
+            for b in range(BLOCKS):
+                theirs = held[b]
+                if b != a and theirs & k and mine & theirs & ~k:
+                    break
+            else:
                 return False
     return True
 
 
 def _exchanges(m: Matrix, home: Sequence[int]) -> Iterator[tuple[int, Exchange, Matrix]]:
-    """Every kind-level exchange that keeps :func:`exits_ok`, with its gain (cards sent home)."""
+    """Every kind-level exchange that keeps :func:`exits_ok`, with its gain (cards sent home); in the order
+    of (a, k1, b, k2) with a < b, as :func:`exchange` allows them (both blocks holding both kinds)."""
+    held = held_kinds(m)
     for a in range(BLOCKS):
+        ra, home_a = a * KINDS, home[a]
         for b in range(a + 1, BLOCKS):
+            common = held[a] & held[b]
+            if not common & (common - 1):
+                continue  # fewer than two kinds in common: no exchange
+            rb, home_b = b * KINDS, home[b]
             for k1 in range(KINDS):
+                if not common >> k1 & 1:
+                    continue
                 for k2 in range(KINDS):
-                    e = (a, k1, b, k2)
-                    n = exchange(m, e)
-                    if n is None:
+                    if k2 == k1 or not common >> k2 & 1:
                         continue
-                    if (not n[a * KINDS + k1] or not n[b * KINDS + k2]) and not exits_ok(n, home):
-                        continue
-                    gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b])
-                    yield gain, e, n
+                    t = list(m)
+                    t[ra + k1] -= 1
+                    t[ra + k2] += 1
+                    t[rb + k2] -= 1
+                    t[rb + k1] += 1
+                    n = tuple(t)
+                    if not t[ra + k1] or not t[rb + k2]:
+                        # a block gave its last card of a kind: only then can the exits close
+                        after = list(held)
+                        if not t[ra + k1]:
+                            after[a] &= ~(1 << k1)
+                        if not t[rb + k2]:
+                            after[b] &= ~(1 << k2)
+                        if not _exits_held(after, home):
+                            continue
+                    gain = (k1 == home_b) + (k2 == home_a) - (k1 == home_a) - (k2 == home_b)
+                    yield gain, (a, k1, b, k2), n
 
 
 def kind_plan(m: Matrix, home: Sequence[int], cap: int = 3000) -> list[Exchange] | bool | None:
