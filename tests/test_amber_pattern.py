@@ -627,3 +627,23 @@ def test_exits_ok_and_the_kind_exchanges_follow_their_definitions(counts: list[i
             gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b])
             expected.append((gain, (a, k1, b, k2), after))
     assert list(_exchanges(m, home)) == expected
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_moves_made_from_the_linked_cells_are_the_same_moves_in_the_same_order(number: int, blk: int,
+                                                                               seed: int) -> None:
+    # a block of random cards: the moves made from the cells whose card has a rank-neighbour there (as the docks
+    # make them) are the moves made from every cell, iterated in the same order (the docks' tie-breaks)
+    board = _Board(_deal(number))
+    rng = random.Random(seed)
+    planner, fresh = PatternPlanner(board, GAME), PatternPlanner(board, GAME)
+    cont = tuple(rng.sample(range(board.n), len(planner.blocks[blk])))
+    linked = planner.linked_cells(cont)
+    for i, x in enumerate(cont):
+        assert (i in linked) == any(m in cont for m in board.nb[x])
+    assert list(planner.block_moves(blk, cont, linked)) == list(fresh.block_moves(blk, cont))
+    for i, k in list(planner.block_moves(blk, cont, linked))[:5]:
+        after = list(cont)
+        after[i], after[k] = after[k], after[i]
+        assert list(planner.block_moves(blk, after, linked)) == list(fresh.block_moves(blk, after))

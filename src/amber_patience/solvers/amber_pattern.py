@@ -450,8 +450,11 @@ class PatternPlanner:
 
     # -- inside one block
 
-    def block_moves(self, blk: int, cont: Sequence[int]) -> set[tuple[int, int]]:
-        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs)."""
+    def block_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None = None
+                    ) -> set[tuple[int, int]]:
+        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs). ``linked``, if
+        given, must be the cells whose card has a rank-neighbour in the block (:meth:`linked_cells`), in
+        order: the others take part in no swap, nor are they beside a card's neighbour (the same moves)."""
         key = (blk, bytes(cont))
         found = self._moves.get(key)
         if found is not None:
@@ -460,13 +463,15 @@ class PatternPlanner:
             self._moves.clear()
         targets, pairs, mask, frozen = self.targets[blk], self.pairs[blk], self.mask[blk], self.frozen[blk]
         nb = self.board.nb
-        pos = {x: i for i, x in enumerate(cont)}
+        cells = range(len(cont)) if linked is None else linked
+        pos = {cont[i]: i for i in cells}
         get = pos.get
         out: set[tuple[int, int]] = set()
         add = out.add
-        for i, x in enumerate(cont):
+        for i in cells:
             if frozen[i]:
                 continue
+            x = cont[i]
             mi, reach, pair = mask[i], targets[i], pairs[i]
             for m in nb[x]:
                 j = get(m)
@@ -491,6 +496,13 @@ class PatternPlanner:
                             add(pair[k])
         self._moves[key] = out
         return out
+
+    def linked_cells(self, cont: Sequence[int]) -> list[int]:
+        """The cells of a block's content ``cont`` whose card has a rank-neighbour in it (the others never
+        move inside the block: their cells are the same in every content a dock reaches)."""
+        nb = self.board.nb
+        present = set(cont)
+        return [i for i, x in enumerate(cont) if nb[x][0] in present or nb[x][1] in present]
 
     def dock(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int = 2000
              ) -> tuple[tuple[int, int], ...] | None:
@@ -531,6 +543,7 @@ class PatternPlanner:
         tie = 0
         expanded = 0
         moves = self.block_moves
+        linked = self.linked_cells(cont)
         push, pop = heapq.heappush, heapq.heappop
         looked = (stay, *wanted)
         while heap:
@@ -550,16 +563,19 @@ class PatternPlanner:
                 self._docks[key] = (None, 1 << 30)
                 return None
             g1 = g + 1
-            for i, k in moves(blk, cur):
-                t = bytearray(cur)
+            t = bytearray(cur)
+            for pair in moves(blk, cur, linked):
+                i, k = pair
                 x = t[k]
                 y = t[i]
                 t[i] = x
                 t[k] = y
                 new = bytes(t)
+                t[i] = y
+                t[k] = x
                 if new in parents:
                     continue
-                parents[new] = (cur, (i, k))
+                parents[new] = (cur, pair)
                 tie += 1
                 hn = h(new) if x in looked or y in looked else hc
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
