@@ -435,7 +435,8 @@ class PatternPlanner:
         #: per block: grid distance between its local cells
         self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
                        for d in cells] for c in cells] for cells in self.blocks]
-        #: dock results: key -> (swaps or ``None``, the cap of the search that found them)
+        #: dock results: key -> (swaps or ``None``, the cap of the search that found them; ``1 << 30`` when
+        #: proved impossible)
         self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]],
                           tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.rng = random.Random(seed)
@@ -510,7 +511,9 @@ class PatternPlanner:
         most ``cap`` states) after which card ``stay`` touches one of the ``wanted`` cards, so that
         a card from ``wanted``'s rank-neighbours can take ``stay``'s cell; ``None`` if not found.
 
-        This is one side of an exchange (:func:`dock_exchange`), prepared as deep as it needs."""
+        This is one side of an exchange (:func:`dock_exchange`), prepared as deep as it needs. A dock
+        :meth:`_may_dock` refuses is not searched; a search without a dock after ``DOCK_PROOF_AFTER`` states
+        stops if :meth:`_never_docks` proves that none exists (the answer is the same: ``None``)."""
         wanted = tuple(w for w in wanted if w in cont)
         if stay not in cont or not wanted:
             return None
@@ -586,8 +589,8 @@ class PatternPlanner:
 
     def _never_docks(self, blk: int, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bool:
         """A proof that no swaps inside block ``blk`` (holding ``cont``) bring ``stay`` beside a ``wanted``
-        card: no cell that a wanted card may reach touches a cell that ``stay`` may reach
-        (:func:`reach_masks`). ``True`` only for docks that have no solution at all."""
+        card (``stay`` and ``wanted``: cards of ``cont``): no cell that a wanted card may reach touches a cell
+        that ``stay`` may reach (:func:`reach_masks`). ``True`` only for docks that have no solution at all."""
         t0, t1, t2 = tables = self.spread[blk]
         reach = reach_masks(tables, self.frozen[blk], cont, self.board.nb)
         mine = reach[cont.index(stay)]
