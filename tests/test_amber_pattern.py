@@ -22,12 +22,14 @@ from amber_patience.solvers import replay, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
+    BLOCKS,
     END_NODES,
     END_OUT,
     KINDS,
     Exchange,
     PatternPlanner,
     _attempts,
+    _exchanges,
     balance_search,
     card_blocks,
     dock_exchange,
@@ -41,7 +43,9 @@ from amber_patience.solvers.amber_pattern import (
     kind_plan,
     kind_refused,
     kind_solvable,
+    reach_masks,
     set_exchanges,
+    spread_tables,
 )
 from test_amber_solver import _random_play
 
@@ -451,3 +455,195 @@ def test_the_end_game_leaves_a_search_that_stalled_far_from_the_goal_alone() -> 
     budget = _Budget(None, 400)
     assert end_game(planner, {"at": bytes(board.start), "path": []}, budget, 3.0, 2.0, 1) is None
     assert budget.used == 0
+
+
+# --- seventh session: cheaper docks ---
+
+
+def _grid_masks(rows: int, columns: int) -> list[int]:
+    """The local adjacency (bit masks) of a rows x columns block, cells numbered row by row."""
+    masks = []
+    for r in range(rows):
+        for c in range(columns):
+            near = [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+            masks.append(sum(1 << (rr * columns + cc) for rr, cc in near if 0 <= rr < rows and 0 <= cc < columns))
+    return masks
+
+
+def _small_block_swaps(masks: list[int], frozen: list[bool], nb: list[tuple[int, int]], cont: tuple[int, ...]
+                       ) -> list[tuple[int, ...]]:
+    """The contents after every legal swap inside a small block, by the rules (each of the two moved cards
+    touches a rank-neighbour after the swap; start cells never move): written from the rules, not the solver."""
+    children = []
+    for i, k in itertools.combinations(range(len(cont)), 2):
+        if frozen[i] or frozen[k]:
+            continue
+        after = list(cont)
+        after[i], after[k] = after[k], after[i]
+        if all(any(masks[c] >> d & 1 and after[d] in nb[after[c]] for d in range(len(cont))) for c in (i, k)):
+            children.append(tuple(after))
+    return children
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(2, 3), (3, 2), (1, 6), (1, 7)]), st.integers(2, 4), st.booleans(),
+       st.integers(0, 10 ** 6))
+def test_reach_masks_hold_every_place_a_card_reaches_in_a_small_block(
+        shape: tuple[int, int], kinds: int, start_cell: bool, seed: int) -> None:
+    # random contents of a small block (at most 7 cells) from a deck of `kinds` kinds of 5 ranks: every content
+    # reachable by legal swaps (all of them, searched to the end) has each card inside the mask reach_masks gave
+    # its first cell
+    rows, columns = shape
+    masks = _grid_masks(rows, columns)
+    size = 5
+    nb = [(k * size + (r - 1) % size, k * size + (r + 1) % size) for k in range(kinds) for r in range(size)]
+    rng = random.Random(seed)
+    cont = tuple(rng.sample(range(kinds * size), min(rows * columns, kinds * size)))
+    masks = masks[:len(cont)]
+    frozen = [start_cell and i == 0 for i in range(len(cont))]
+    reach = reach_masks(spread_tables(masks), frozen, cont, nb)
+    first = {x: i for i, x in enumerate(cont)}
+    seen = {cont}
+    todo = [cont]
+    while todo:
+        cur = todo.pop()
+        for i, x in enumerate(cur):
+            assert reach[first[x]] >> i & 1, f"card {x} reached cell {i}, outside its mask {reach[first[x]]:b}"
+        for child in _small_block_swaps(masks, frozen, nb, cur):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+
+
+def test_spread_tables_give_the_cells_touching_a_set_of_cells() -> None:
+    planner = PatternPlanner(_Board(_deal(1)), GAME)
+    rng = random.Random(5)
+    for blk, masks in enumerate(planner.mask):
+        t0, t1, t2 = planner.spread[blk]
+        for _ in range(200):
+            cells = rng.getrandbits(len(masks))
+            touching = 0
+            for c in range(len(masks)):
+                if cells >> c & 1:
+                    touching |= masks[c]
+            assert t0[cells & 127] | t1[cells >> 7 & 127] | t2[cells >> 14] == touching
+    try:
+        spread_tables([0] * 22)
+    except ValueError as exc:
+        assert "at most 21 cells" in str(exc)
+    else:
+        raise AssertionError("a block of 22 cells was accepted")
+
+
+def _block_contents(planner: PatternPlanner, blk: int, cont: tuple[int, ...], cap: int) -> set[bytes]:
+    """The block's contents reachable by the planner's moves inside it (at most about ``cap``)."""
+    seen = {bytes(cont)}
+    todo = [bytes(cont)]
+    while todo and len(seen) < cap:
+        cur = todo.pop()
+        for i, k in planner.block_moves(blk, cur):
+            child = bytearray(cur)
+            child[i], child[k] = child[k], child[i]
+            if bytes(child) not in seen:
+                seen.add(bytes(child))
+                todo.append(bytes(child))
+    return seen
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_a_dock_the_proof_refuses_has_no_solution(number: int, blk: int, seed: int) -> None:
+    # random contents of a real block (cards drawn from the whole deck, so that some have rank-neighbours in it
+    # and most not, as in the blocks where the docks fail): the contents reachable by the moves inside the block
+    # keep every card in its reach mask, and a dock the proof refuses is never docked in any of them
+    board = _Board(_deal(number))
+    planner = PatternPlanner(board, GAME)
+    cells = planner.blocks[blk]
+    rng = random.Random(seed)
+    cont = tuple(rng.sample(range(board.n), len(cells)))
+    reach = reach_masks(planner.spread[blk], planner.frozen[blk], cont, board.nb)
+    contents = _block_contents(planner, blk, cont, 3000)
+    for content in contents:
+        assert all(reach[cont.index(x)] >> i & 1 for i, x in enumerate(content))
+    for _ in range(20):
+        stay = rng.choice(cont)
+        wanted = rng.sample(cont, 2)
+        if stay in wanted or not planner._never_docks(blk, cont, stay, wanted):
+            continue
+        for content in contents:
+            where = content.index(stay)
+            assert not any(content[n] in wanted for n in planner.adj[blk][where])
+        searching = PatternPlanner(board, GAME)
+        searching._never_docks = lambda *args: False  # type: ignore[method-assign]
+        assert searching.dock(blk, cont, stay, wanted, cap=300) is None
+
+
+def test_the_proof_refuses_a_dock_whose_wanted_card_is_walled_in() -> None:
+    # the centre: a trump in its bottom-left corner whose only neighbour in the block is the start card, both
+    # cells beside the start card holding cards with no neighbour there; the card to dock and its neighbour at
+    # the other end can swap, so the quick test lets the dock through, but the trump can never move
+    board = _Board(_deal(1))
+    planner = PatternPlanner(board, GAME)
+    centre = GAME.blocks.index("centre")
+    assert planner.frozen[centre][0] and len(planner.blocks[centre]) == 21
+    by_rank = {(planner.kind[x], planner.rank[x]): x for x in range(board.n)}
+    anchor, walled = by_rank[(4, 10)], by_rank[(4, 9)]
+    stay, partner = by_rank[(0, 3)], by_rank[(0, 4)]
+    # no two of these are rank-neighbours, nor of the four above
+    loners = iter([by_rank[(k, r)] for k in range(4) for r in (7, 9, 11, 13)] + [by_rank[(4, 0)]])
+    special = {0: anchor, 14: walled, 5: partner, 6: stay}
+    cont = tuple(special[i] if i in special else next(loners) for i in range(21))
+    assert len(set(cont)) == 21
+    assert planner._may_dock(centre, cont, stay, [walled])
+    assert planner._never_docks(centre, cont, stay, [walled])
+    contents = _block_contents(planner, centre, cont, 10_000)
+    assert len(contents) == 2  # the pair's swap and back: searched to the end
+    assert planner.dock(centre, cont, stay, [walled], cap=300) is None
+
+
+def _exits_reference(m: tuple[int, ...], home: Sequence[int]) -> bool:
+    """``exits_ok`` from its definition, with sets of kinds."""
+    held = [{k for k in range(KINDS) if m[a * KINDS + k]} for a in range(BLOCKS)]
+    return all(home[a] in held[a] and all(any(b != a and k in held[b] and (held[a] & held[b]) - {k}
+                                              for b in range(BLOCKS)) for k in held[a] - {home[a]})
+               for a in range(BLOCKS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=BLOCKS * KINDS, max_size=BLOCKS * KINDS), st.permutations(range(KINDS)))
+def test_exits_ok_and_the_kind_exchanges_follow_their_definitions(counts: list[int], home: list[int]) -> None:
+    # the bit-mask versions against the definitions: the same answers, and the same exchanges in the same order
+    # (the kind searches' memo depends on the order in which the exchanges come)
+    m = tuple(counts)
+    assert exits_ok(m, home) == _exits_reference(m, home)
+    expected = []
+    for a, b in itertools.combinations(range(BLOCKS), 2):
+        for k1, k2 in itertools.product(range(KINDS), repeat=2):
+            after = exchange(m, (a, k1, b, k2))
+            if after is None:
+                continue
+            if (not after[a * KINDS + k1] or not after[b * KINDS + k2]) and not _exits_reference(after, home):
+                continue
+            gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b])
+            expected.append((gain, (a, k1, b, k2), after))
+    assert list(_exchanges(m, home)) == expected
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_moves_made_from_the_linked_cells_are_the_same_moves_in_the_same_order(number: int, blk: int,
+                                                                               seed: int) -> None:
+    # a block of random cards: the moves made from the cells whose card has a rank-neighbour there (as the docks
+    # make them) are the moves made from every cell, iterated in the same order (the docks' tie-breaks)
+    board = _Board(_deal(number))
+    rng = random.Random(seed)
+    planner, fresh = PatternPlanner(board, GAME), PatternPlanner(board, GAME)
+    cont = tuple(rng.sample(range(board.n), len(planner.blocks[blk])))
+    linked = planner.linked_cells(cont)
+    for i, x in enumerate(cont):
+        assert (i in linked) == any(m in cont for m in board.nb[x])
+    assert list(planner.block_moves(blk, cont, linked)) == list(fresh.block_moves(blk, cont))
+    for i, k in list(planner.block_moves(blk, cont, linked))[:5]:
+        after = list(cont)
+        after[i], after[k] = after[k], after[i]
+        assert list(planner.block_moves(blk, after, linked)) == list(fresh.block_moves(blk, after))
