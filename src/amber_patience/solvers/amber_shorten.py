@@ -20,6 +20,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from . import set_bits
@@ -271,27 +272,45 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     card where ``goal`` has it before the others. The move rule is checked with masks: the cells
     outside ``cells`` never change here, so what they offer each cell of the window is computed
     once (the same rule as ``_Board.legal_swap``, which a test compares it with)."""
-    if any(start[c] != goal[c] for c in cells if c in board.frozen):
+    frozen = board.frozen
+    if any(start[c] != goal[c] for c in cells if c in frozen):
         return None  # a start card never moves
-    cells = [c for c in cells if c not in board.frozen]
+    cells = [c for c in cells if c not in frozen]
     need = _relative_bound(start, goal, cells)
     if need > most:
         return None
-    window = _Window(board, start, cells)
-    where = {goal[c]: c for c in cells}  # the cell each card of the window ends in
+    nbm, _ = _tables(board)
+    lone, block, adjmask, adj = board.lone, board.block, board.adjmask, board.adj
+    # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order); the cells
+    # outside never change here, so what they offer each window cell (``static``) is computed once
+    wcells = sorted(set(cells))
+    count = len(wcells)
+    index = [-1] * board.n
+    for k, c in enumerate(wcells):
+        index[c] = k
+    static = []
+    dyn = []
+    for c in wcells:
+        m = 0
+        inner = []
+        for t in adj[c]:
+            if index[t] < 0:
+                m |= nbm[start[t]]
+            else:
+                inner.append(t)
+        static.append(m)
+        dyn.append(inner)
+    amask = [adjmask[c] for c in wcells]
+    blocks = [block[c] for c in wcells]
+    where = [-1] * len(nbm)  # the cell each card of the window ends in
+    dest = [-1] * len(nbm)  # the index of that cell
+    for c in cells:
+        where[goal[c]] = c
+        dest[goal[c]] = index[c]
     nodes = 0
     at = bytearray(start)
     path: list[tuple[int, int]] = []
-    # the window's tables as lists by index in ``window.cells`` (sorted, so index order is cell order)
-    wcells = window.cells
-    count = len(wcells)
-    index = {c: k for k, c in enumerate(wcells)}
-    nbm, lone, block = window.nbm, window.lone, window.block
-    static = [window.static[c] for c in wcells]
-    dyn = [window.dyn[c] for c in wcells]
-    amask = [window.adjmask[c] for c in wcells]
-    blocks = [block[c] for c in wcells]
-    dest = {x: index[c] for x, c in where.items()}  # the index of the cell each card ends in
+    full = list(range(count))
 
     def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
         """The legal swaps among the window's cells (within one cycle of what is left, unless
@@ -317,7 +336,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
                 m |= nbm[at[t]]
             welcome[k] = m
         out = []
-        for group in ([list(range(count))] if allow_across else groups):
+        for group in ([full] if allow_across else groups):
             for gi, i in enumerate(group):
                 a = wcells[i]
                 x = at[a]
@@ -626,19 +645,6 @@ CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
 CARRY_BACK = 20
 
-#: A sequence of swaps built backwards: ``(earlier, swap)`` or None.
-_Chain = tuple["_Chain", tuple[int, int]] | None
-
-
-def _unchain(chain: _Chain) -> list[tuple[int, int]]:
-    out = []
-    while chain is not None:
-        chain, swap = chain
-        out.append(swap)
-    out.reverse()
-    return out
-
-
 def _min_swaps(d: dict[int, int]) -> int:
     """The fewest swaps that make the permutation ``d`` (its moved cells minus its cycles)."""
     seen: set[int] = set()
@@ -690,33 +696,46 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
         return None
     nbm, _ = _tables(board)
     inside = 0
+    cells = 0
     for c in d:
         inside |= 1 << cur[c]
-    adj, lone = board.adj, board.lone
+        cells |= 1 << c
+    adj, adjmask, lone = board.adj, board.adjmask, board.lone
     for u, v in d.items():
         if u == lone:
             continue
         want = nbm[cur[v]]  # the neighbours of the card that ends in u
-        if want & inside and any(t in d for t in adj[u]):
+        if want & inside and adjmask[u] & cells:
             continue
-        if not any(t not in d and want >> cur[t] & 1 for t in adj[u]):
+        for t in adj[u]:
+            if not cells >> t & 1 and want >> cur[t] & 1:
+                break
+        else:
             return None
     legal = _legal_fn(board)
     at = bytearray(cur)
+    # what is left to make, ``rest`` (the cell whose card each cell needs) and its inverse: each cell of ``d`` in
+    # turn gets its card by one swap with the cell holding it, when legal (else the re-join below)
     rest = dict(d)
+    back = {y: x for x, y in d.items()}
     out = []
     for c in d:
-        while rest.get(c, c) != c:
-            e = rest[c]
-            if not legal(at, c, e):
-                break
-            at[c], at[e] = at[e], at[c]
-            out.append((c, e) if c < e else (e, c))
-            # the rest r after the swap s = (c e) satisfies s r = rest: r = s rest, which fixes c
-            rest = {x: (e if y == c else c if y == e else y) for x, y in rest.items()}
-            rest = {x: y for x, y in rest.items() if x != y}
-        if rest.get(c, c) != c:
+        e = rest.get(c)
+        if e is None:
+            continue
+        if not legal(at, c, e):
             break
+        at[c], at[e] = at[e], at[c]
+        out.append((c, e) if c < e else (e, c))
+        # after the swap c holds its card and e the card c held, which the cell that wanted it now wants from e
+        x = back.pop(c)
+        del rest[c]
+        del back[e]
+        if x == e:
+            del rest[e]
+        else:
+            rest[x] = e
+            back[e] = x
     if not rest:
         return out
     goal = bytearray(cur)
@@ -726,7 +745,8 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
 
 
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-           cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None
+           cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None,
+           played_ok: list[bool] | None = None, masks: list[int] | None = None
            ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
     position after each swap ``k`` is the new one followed by ``d``), along the swaps after it.
@@ -740,80 +760,151 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     Depth first (a skip that makes ``d`` cheaper first, one that makes it dearer last), at most
     ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``. ``failed``
     keeps the attempts to play ``d``'s swaps that failed (``d``, the swaps allowed and the cards of
-    ``d``'s cells and the cells around them: the same again fails again), shared between calls."""
+    ``d``'s cells and the cells around them: the same again fails again), shared between calls.
+
+    Cheaper than it reads, with the same states in the same order: the position is not carried but
+    rebuilt when needed (the solution's, ``states[k]``, with ``d`` undone), the swaps played where the
+    solution played them are kept as ranges of it, and a *far* swap (neither of its cells is one of
+    ``d``'s or beside one) costs its state and little else: it sees what the solution saw, so its check
+    is the solution's own (``played_ok``: each swap's legality where the solution played it), its play
+    leaves ``d`` as it is, and its skip (tried last) is only noted, built when its turn comes. ``masks``:
+    each swap's two cells as a bit mask; both are computed here when not given."""
     legal = _legal_fn(board)
     p, q = path[i]
     end = min(len(path), i + span)
     nearmask = board.nearmask
-    # (next swap, position, d, swaps taken out, fewest swaps making d, swaps played, whether d's swaps
-    # may be playable: not when they were not at a position the same in d's cells and around them)
-    stack: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = [
-        (i + 1, states[i], {p: q, q: p}, 1, 1, None, True)]
+    if played_ok is None:
+        played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]
+    if masks is None:
+        masks = [(1 << a) | (1 << b) for a, b in path]
+    fast = _symmetric(board)
+    # A state: (next swap k, d, swaps taken out, fewest swaps making d, the swaps played before k0, k0 (the
+    # solution's swaps k0..k-1 were played as they were), whether d's swaps may be playable: not when they
+    # were not at a position the same in d's cells and around them, the cells around d's: 0 when not known).
+    # A far swap's skip waits on the stack as (k, d, taken out, fewest, swaps played before k0, k0).
+    # The position, when known (else None: rebuilt from the solution's), comes last.
+    State = tuple[int, dict[int, int], int, int, _Run, int, bool, int, bytes | None]
+    stack: list[State | tuple[int, dict[int, int], int, int, _Run, int]] = [
+        (i + 1, {p: q, q: p}, 1, 1, None, i + 1, True, 0, states[i])]
     nodes = 0
     while stack:
-        k, cur, d, removed, need, chain, fresh = stack.pop()
-        nodes += 1
-        if nodes > node_cap:
-            break
-        if not d:
-            return (k, _unchain(chain)), nodes
-        plays: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = []
-        skips = []
+        item = stack.pop()
+        if len(item) == 6:
+            k, d, removed, need, base, k0 = item  # type: ignore[misc]
+            a, b = path[k]
+            skipped = dict(d)
+            skipped[a], skipped[b] = b, a
+            item = (k + 1, skipped, removed + 1, need + 1, (base, range(k0, k)) if k > k0 else base, k + 1, True, 0,
+                    None)
+        k, d, removed, need, base, k0, fresh, zone, cur = item  # type: ignore[misc]
+        while True:
+            nodes += 1
+            if nodes > node_cap:
+                return None, nodes
+            if not d:
+                return (k, _unrun((base, range(k0, k)) if k > k0 else base, path)), nodes
+            if not zone:
+                for c in d:
+                    zone |= nearmask[c]
+            if not (fast and k < end and not masks[k] & zone and played_ok[k]
+                    and not (fresh and removed - need >= 2)):
+                break
+            # a far swap: played where it was (the next state), its skip noted for later
+            if len(d) + 2 <= cells_cap:
+                stack.append((k, d, removed, need, base, k0))
+            k += 1
+            cur = None
+        if cur is None:
+            st = states[k]
+            at = bytearray(st)
+            for x, y in d.items():
+                at[y] = st[x]
+            cur = bytes(at)
+        run: _Run = (base, range(k0, k)) if k > k0 else base  # the swaps played before k
+        plays: list[State] = []
+        cheaper = None
         plain = None
         grown = None
         if k < end:
             a, b = path[k]
+            ina = a in d
+            inb = b in d
             da, db = d.get(a, a), d.get(b, b)
             # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
-            grow = (a not in d) + (b not in d)
-            if len(d) + grow <= cells_cap:
-                skipped = _skip(d, a, b)
-                if _same_cycle(d, a, b):
-                    skips.append((k + 1, cur, skipped, removed + 1, need - 1, chain, True))  # tried first
+            if len(d) + (not ina) + (not inb) <= cells_cap:
+                skipped = dict(d)
+                skipped[a], skipped[b] = db, da
+                if db == a:
+                    del skipped[a]
+                if da == b:
+                    del skipped[b]
+                same = False
+                if ina:
+                    c = da
+                    while c != a:
+                        if c == b:
+                            same = True
+                            break
+                        c = d[c]
+                if same:
+                    cheaper = (k + 1, skipped, removed + 1, need - 1, run, k + 1, True, 0, cur)  # tried first
                 else:
-                    grown = (k + 1, cur, skipped, removed + 1, need + 1, chain, True)  # tried last
-            if a in d or b in d:
+                    grown = (k + 1, skipped, removed + 1, need + 1, run, k + 1, True, 0, cur)  # tried last
+            if ina or inb:
                 # b on the cards it moved: the cells d puts them in
                 if legal(cur, da, db):
                     nxt = bytearray(cur)
                     nxt[da], nxt[db] = nxt[db], nxt[da]
-                    played = (da, db) if da < db else (db, da)
-                    plays.append((k + 1, bytes(nxt), d, removed, need, (chain, played), True))
+                    plays.append((k + 1, d, removed, need, (run, (da, db) if da < db else (db, da)), k + 1, True,
+                                  zone, bytes(nxt)))
                 # b where it was: d's cells follow b
                 if legal(cur, a, b):
                     nxt = bytearray(cur)
                     nxt[a], nxt[b] = nxt[b], nxt[a]
                     sw = {a: b, b: a}
-                    plays.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed,
-                                  need, (chain, (a, b)), True))
-            elif legal(cur, a, b):
-                nxt = bytearray(cur)
-                nxt[a], nxt[b] = nxt[b], nxt[a]
-                plain = (k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), True)
+                    plays.append((k + 1, {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed, need,
+                                  (run, (a, b)), k + 1, True, 0, bytes(nxt)))
+            else:
+                # whether b moves or looks at a cell of d's (with cells beside each other both ways, those are
+                # the cells around d's), else it sees what the solution saw
+                near = bool(zone >> a & 1 or zone >> b & 1)
+                if legal(cur, a, b) if near or not fast else played_ok[k]:
+                    nxt = bytearray(cur)
+                    nxt[a], nxt[b] = nxt[b], nxt[a]
+                    plain = (k + 1, d, removed, need, base, k0, near, zone, bytes(nxt))
         if fresh and removed - need >= 2:
-            zone = 0
-            for c in d:
-                zone |= nearmask[c]
-            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
+            key = (tuple(sorted(d.items())), removed, _cards_of(zone)(cur))
             if failed is None or key not in failed:
                 sub = _emit(board, cur, d, removed - 2, emit_nodes)
                 if sub is not None:
-                    return (k, _unchain(chain) + sub), nodes
+                    return (k, _unrun(run, path) + sub), nodes
                 if failed is not None:
                     failed.add(key)
             fresh = False
         if grown is not None:
             stack.append(grown)
         if plain is not None:
-            if not fresh:
-                zone = 0
-                for c in d:
-                    zone |= nearmask[c]
-                fresh = bool(zone >> a & 1 or zone >> b & 1)  # b changed what d's cells look at
-            plays.append(plain[:-1] + (fresh,))
+            if fresh:
+                plain = plain[:6] + (True,) + plain[7:]
+            plays.append(plain)
         stack.extend(plays)
-        stack.extend(skips)
+        if cheaper is not None:
+            stack.append(cheaper)
     return None, nodes
+
+
+@lru_cache(maxsize=4096)
+def _cards_of(zone: int) -> Callable[[bytes], tuple[int, ...]]:
+    """A function giving the cards of the cells of ``zone`` (a bit mask of two cells or more) of a position,
+    in cell order (for the keys of the failed attempts to play a carried permutation)."""
+    return itemgetter(*set_bits(zone))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=16)
+def _symmetric(board: _Board) -> bool:
+    """Whether the board's cells are beside each other both ways (every layout's are; the carried
+    search's shortcuts rely on it and fall back to the plain checks otherwise)."""
+    return all(c in board.adj[t] for c in range(board.n) for t in board.adj[c])
 
 
 #: A sequence of swaps built backwards, where a ``range`` stands for the solution's swaps it indexes.
@@ -871,7 +962,7 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
         for x, y in d.items():
             cur[y] = st[x]
         if removed - need >= 2:
-            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
+            key = (tuple(sorted(d.items())), removed, _cards_of(zone)(cur))
             if key not in failed:
                 sub = _emit(board, bytes(cur), d, removed - 2, emit_nodes)
                 if sub is not None:
@@ -931,6 +1022,8 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     states = _states_along(board.start, path)
     failed: set[tuple[object, ...]] = set()
     masks = [(1 << a) | (1 << b) for a, b in path]
+    legal = _legal_fn(board)
+    played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]  # each swap where the solution played it
     spent = 0
     i = 0
     while i < len(path) - 1 and spent <= budget:
@@ -939,7 +1032,8 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
         if jump:
             found, nodes = _carry_jump(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, masks)
         else:
-            found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed)
+            found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, played_ok,
+                                  masks)
         spent += nodes
         if found is None:
             i += 1
@@ -952,5 +1046,6 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
         path = path[:i] + sub + path[k:]
         states = states[:i] + mid + states[k + 1:]
         masks = masks[:i] + [(1 << a) | (1 << b) for a, b in sub] + masks[k:]
+        played_ok = played_ok[:i] + [legal(mid[t], a, b) for t, (a, b) in enumerate(sub)] + played_ok[k:]
         i = max(0, i - CARRY_BACK)
     return path
