@@ -10,7 +10,7 @@ swaps played where they were or on the same cards, or taken out too, until fewer
 (:func:`_carry`, :func:`_emit`): rewrites that reach far, which the windows with fixed ends do not
 have; a last sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
 go to the choices near it (``docs/solver-shorten.md``). Every change is checked with the move rule
-(``_Board.legal_swap``, or ``_legal_fn``, the same rule with bit masks) and keeps the end position; the
+(``_Board.legal_swap``, the solvers' one copy of it) and keeps the end position; the
 solver's result is replayed by the rules engine anyway.
 """
 
@@ -130,7 +130,7 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
     frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
     seen = {start}
     pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     for _ in range(most):
         nxt = []
         for at, sub in frontier:
@@ -178,87 +178,64 @@ def _tables(board: _Board) -> tuple[list[int], list[frozenset[int]]]:
     return nbm, near
 
 
-@lru_cache(maxsize=16)
-def _legal_fn(board: _Board) -> Callable[[bytes | bytearray, int, int], bool]:
-    """``_Board.legal_swap`` with the board's tables bound and neighbours as bit masks (the same
-    rule; a test compares them)."""
-    nbm, _ = _tables(board)
-    adj = board.adj
-    frozen = board.frozen
-    lone = board.lone
-    block = board.block
-
-    def legal(at: bytes | bytearray, p: int, q: int) -> bool:
-        if p == q or p in frozen or q in frozen:
-            return False
-        if lone >= 0 and block[p] != block[q] and p != lone and q != lone:
-            return False
-        x, y = at[p], at[q]
-        if q != lone:
-            want = nbm[x]
-            for t in adj[q]:
-                if want >> (y if t == p else at[t]) & 1:
-                    break
-            else:
-                return False
-        if p != lone:
-            want = nbm[y]
-            for t in adj[p]:
-                if want >> (x if t == q else at[t]) & 1:
-                    break
-            else:
-                return False
-        return True
-
-    return legal
-
-
 class _Window:
     """The move rule inside a window of cells whose outside never changes (the cards outside stay
     as in ``start``): what the outside cells offer each window cell is computed once, as bit masks
-    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them)."""
+    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them). The
+    tables are lists by index in ``cells`` (sorted, so index order is cell order), as :func:`_rejoin`
+    reads them."""
 
     def __init__(self, board: _Board, start: bytes | bytearray, cells: list[int]) -> None:
         nbm, _ = _tables(board)
         self.nbm = nbm
         self.lone = board.lone
-        self.block = board.block
-        self.adjmask = board.adjmask
-        self.cells = sorted(c for c in set(cells) if c not in board.frozen)
-        inside = set(self.cells)
-        #: the cards welcome at each window cell thanks to the cells outside the window
-        self.static = {c: 0 for c in self.cells}
-        #: the window cells each window cell touches
-        self.dyn: dict[int, list[int]] = {}
+        frozen = board.frozen
+        adj = board.adj
+        #: the window's cells, sorted, and ``index[c]``: the index of cell ``c`` among them (-1: not in the window)
+        self.cells = sorted(c for c in set(cells) if c not in frozen)
+        self.index = index = [-1] * board.n
+        for k, c in enumerate(self.cells):
+            index[c] = k
+        #: by index: the cards welcome at each window cell thanks to the cells outside the window, and the
+        #: window cells each window cell touches
+        self.static: list[int] = []
+        self.dyn: list[list[int]] = []
         for c in self.cells:
-            for t in board.adj[c]:
-                if t not in inside:
-                    self.static[c] |= nbm[start[t]]
-            self.dyn[c] = [t for t in board.adj[c] if t in inside]
+            m = 0
+            inner = []
+            for t in adj[c]:
+                if index[t] < 0:
+                    m |= nbm[start[t]]
+                else:
+                    inner.append(t)
+            self.static.append(m)
+            self.dyn.append(inner)
+        #: by index: the cells each window cell touches (a bit mask), and its block
+        self.amask = [board.adjmask[c] for c in self.cells]
+        self.blocks = [board.block[c] for c in self.cells]
 
-    def legal_pairs(self, at: bytes | bytearray, groups: list[list[int]] | None = None) -> list[tuple[int, int]]:
-        """Every legal swap (a, b), a < b, among the window's cells (only pairs inside one of
-        ``groups``, each sorted, when given)."""
-        nbm, lone, block, adjmask = self.nbm, self.lone, self.block, self.adjmask
-        welcome = {}
-        for c in self.cells:
-            m = self.static[c]
-            for t in self.dyn[c]:
+    def legal_pairs(self, at: bytes | bytearray) -> list[tuple[int, int]]:
+        """Every legal swap (a, b), a < b, among the window's cells."""
+        nbm, lone, cells, blocks, amask = self.nbm, self.lone, self.cells, self.blocks, self.amask
+        welcome = []
+        for k in range(len(cells)):
+            m = self.static[k]
+            for t in self.dyn[k]:
                 m |= nbm[at[t]]
-            welcome[c] = m  # a card does not welcome itself, so this holds for a card leaving c too
+            welcome.append(m)  # a card does not welcome itself, so this holds for a card leaving its cell too
         out = []
-        for group in groups if groups is not None else [self.cells]:
-            for i, a in enumerate(group):
-                x = at[a]
-                wa, ma, nx, ba = welcome[a], adjmask[a], nbm[x], block[a]
-                for b in group[i + 1:]:
-                    if lone >= 0 and block[b] != ba and a != lone and b != lone:
-                        continue  # Kolvir: the two blocks meet only through the lone cell
-                    y = at[b]
-                    # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
-                    if (ma >> b & 1 and nx >> y & 1) or (
-                            (b == lone or welcome[b] >> x & 1) and (a == lone or wa >> y & 1)):
-                        out.append((a, b))
+        for i, a in enumerate(cells):
+            x = at[a]
+            wa, ma, nx, ba = welcome[i], amask[i], nbm[x], blocks[i]
+            for j in range(i + 1, len(cells)):
+                b = cells[j]
+                if lone >= 0 and blocks[j] != ba and a != lone and b != lone:
+                    continue  # Kolvir: the two blocks meet only through the lone cell
+                y = at[b]
+                # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
+                if (ma >> b & 1 and nx >> y & 1) or (
+                        (b == lone or welcome[j] >> x & 1) and (a == lone or wa >> y & 1)):
+                    out.append((a, b))
         return out
 
 
@@ -279,29 +256,12 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     need = _relative_bound(start, goal, cells)
     if need > most:
         return None
-    nbm, _ = _tables(board)
-    lone, block, adjmask, adj = board.lone, board.block, board.adjmask, board.adj
-    # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order); the cells
-    # outside never change here, so what they offer each window cell (``static``) is computed once
-    wcells = sorted(set(cells))
+    window = _Window(board, start, cells)
+    nbm, lone = window.nbm, window.lone
+    # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order)
+    wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
+                                                 window.amask, window.blocks)
     count = len(wcells)
-    index = [-1] * board.n
-    for k, c in enumerate(wcells):
-        index[c] = k
-    static = []
-    dyn = []
-    for c in wcells:
-        m = 0
-        inner = []
-        for t in adj[c]:
-            if index[t] < 0:
-                m |= nbm[start[t]]
-            else:
-                inner.append(t)
-        static.append(m)
-        dyn.append(inner)
-    amask = [adjmask[c] for c in wcells]
-    blocks = [block[c] for c in wcells]
     where = [-1] * len(nbm)  # the cell each card of the window ends in
     dest = [-1] * len(nbm)  # the index of that cell
     for c in cells:
@@ -387,7 +347,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
     """Whether ``sub`` is legal from ``start`` swap by swap and ends at ``end``."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     cur = bytearray(start)
     for a, b in sub:
         if not legal(cur, a, b):
@@ -454,7 +414,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     trade places among the cells they hold, so the end position is checked by the replay. For each
     ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
     three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     low = 0  # after a merge at i, the triples that end before i are not tried again (the same swaps)
     while True:
         states = _states_along(board.start, path)
@@ -712,7 +672,7 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
                 break
         else:
             return None
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     at = bytearray(cur)
     # what is left to make, ``rest`` (the cell whose card each cell needs) and its inverse: each cell of ``d`` in
     # turn gets its card by one swap with the cell holding it, when legal (else the re-join below)
@@ -769,7 +729,7 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     is the solution's own (``played_ok``: each swap's legality where the solution played it), its play
     leaves ``d`` as it is, and its skip (tried last) is only noted, built when its turn comes. ``masks``:
     each swap's two cells as a bit mask; both are computed here when not given."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     p, q = path[i]
     end = min(len(path), i + span)
     nearmask = board.nearmask
@@ -936,7 +896,7 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
     tries that, one state a swap), so the states go to the choices near ``d``. The position is not
     carried along: it is the solution's with ``d`` undone (``states[k] = cur ∘ d``). The same
     returns as :func:`_carry`."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     if masks is None:
         masks = [(1 << a) | (1 << b) for a, b in path]
     if failed is None:
@@ -1022,7 +982,7 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     states = _states_along(board.start, path)
     failed: set[tuple[object, ...]] = set()
     masks = [(1 << a) | (1 << b) for a, b in path]
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]  # each swap where the solution played it
     spent = 0
     i = 0
