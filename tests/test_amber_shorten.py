@@ -604,7 +604,7 @@ def test_carry_with_its_shortcuts_is_the_plain_walk(name: str, number: int, seed
     for shortcuts in (True, False):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(amber_shorten, "_symmetric", lambda board, on=shortcuts: on)
-            results.append([amber_shorten._carry(board, path, states, i, 300, 300, cells, 30, set())
+            results.append([amber_shorten._carry(board, path, states, i, 300, 300, cells, 30, {})
                             for cells in (8, 12) for i in range(len(path) - 1)])
     assert results[0] == results[1]
     assert any(found is not None for found, _ in results[0]) or len(path) < 40

@@ -705,7 +705,7 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
 
 
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-           cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None,
+           cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
            played_ok: list[bool] | None = None, masks: list[int] | None = None
            ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
@@ -719,8 +719,9 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     played right there (:func:`_emit`): the swaps ``i..k-1`` become the swaps played and those.
     Depth first (a skip that makes ``d`` cheaper first, one that makes it dearer last), at most
     ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``. ``failed``
-    keeps the attempts to play ``d``'s swaps that failed (``d``, the swaps allowed and the cards of
-    ``d``'s cells and the cells around them: the same again fails again), shared between calls.
+    keeps the attempts to play ``d``'s swaps that failed, shared between calls: ``d`` and the cards of
+    ``d``'s cells and the cells around them -> the most swaps taken out (fewer allowed fail too: a re-join
+    within fewer swaps runs the same first rounds of its iterative deepening), so the same again is not tried.
 
     Cheaper than it reads, with the same states in the same order: the position is not carried but
     rebuilt when needed (the solution's, ``states[k]``, with ``d`` undone), the swaps played where the
@@ -833,13 +834,13 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
                     nxt[a], nxt[b] = nxt[b], nxt[a]
                     plain = (k + 1, d, removed, need, base, k0, near, zone, bytes(nxt))
         if fresh and removed - need >= 2:
-            key = (tuple(sorted(d.items())), removed, _cards_of(zone)(cur))
-            if failed is None or key not in failed:
+            key = (tuple(sorted(d.items())), _cards_of(zone)(cur))
+            if failed is None or failed.get(key, -1) < removed:
                 sub = _emit(board, cur, d, removed - 2, emit_nodes)
                 if sub is not None:
                     return (k, _unrun(run, path) + sub), nodes
                 if failed is not None:
-                    failed.add(key)
+                    failed[key] = removed
             fresh = False
         if grown is not None:
             stack.append(grown)
@@ -886,7 +887,7 @@ def _unrun(run: _Run, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-                cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None,
+                cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
                 masks: list[int] | None = None) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """:func:`_carry` that jumps over the swaps far from the carried permutation ``d``: a swap that
     neither moves nor looks at a cell of ``d`` (neither of its cells is one of ``d``'s cells or beside
@@ -900,7 +901,7 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
     if masks is None:
         masks = [(1 << a) | (1 << b) for a, b in path]
     if failed is None:
-        failed = set()
+        failed = {}
     p, q = path[i]
     end = min(len(path), i + span)
     nearmask = board.nearmask
@@ -922,12 +923,12 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
         for x, y in d.items():
             cur[y] = st[x]
         if removed - need >= 2:
-            key = (tuple(sorted(d.items())), removed, _cards_of(zone)(cur))
-            if key not in failed:
+            key = (tuple(sorted(d.items())), _cards_of(zone)(cur))
+            if failed.get(key, -1) < removed:
                 sub = _emit(board, bytes(cur), d, removed - 2, emit_nodes)
                 if sub is not None:
                     return (k, _unrun(run, path) + sub), nodes
-                failed.add(key)
+                failed[key] = removed
         k0 = k
         while k < end and not masks[k] & zone:
             k += 1
@@ -980,7 +981,7 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     emit_nodes = CARRY_EMIT if emit_nodes is None else emit_nodes
     budget = CARRY_BUDGET if budget is None else budget
     states = _states_along(board.start, path)
-    failed: set[tuple[object, ...]] = set()
+    failed: dict[tuple[object, ...], int] = {}
     masks = [(1 << a) | (1 << b) for a, b in path]
     legal = board.legal_swap
     played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]  # each swap where the solution played it
