@@ -540,9 +540,9 @@ def test_carry_jump_rewrites_replay_to_the_same_position() -> None:
     assert _carry_rewrites(board, local, amber_shorten._carry_jump, 12) >= 1
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
-       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=0, max_value=60))
+       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=0, max_value=40))
 def test_the_solvers_move_rule_is_the_rules_engines(name: str, number: int, seed: int, steps: int) -> None:
     """``_Board.legal_swap`` (the solvers' one move rule, bit masks) allows exactly the swaps the rules engine
     allows (``AmberGame.swap_problem``, which ``AmberPosition.play`` applies), on every Amber layout, at a
@@ -589,7 +589,7 @@ def test_every_layout_has_cells_beside_each_other_both_ways() -> None:
         assert amber_shorten._symmetric(board), name
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(["kolvir", "arden", "path-36", "pattern"]),
        number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6))
 def test_carry_with_its_shortcuts_is_the_plain_walk(name: str, number: int, seed: int) -> None:
