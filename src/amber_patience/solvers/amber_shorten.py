@@ -271,13 +271,19 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     at = bytearray(start)
     path: list[tuple[int, int]] = []
     full = list(range(count))
+    # ``touch[c]``: the window cells (by index) beside cell ``c``, whose welcome masks a swap at ``c`` changes
+    touch: dict[int, list[int]] = {c: [] for c in wcells}
+    for k in range(count):
+        for t in dyn[k]:
+            touch[t].append(k)
+    #: what a position's swaps are listed from: the cycle of every window cell (named by one of its cells), the
+    #: cycles of two cells or more (name -> their cells, sorted) and every cell's welcome mask
+    Tables = tuple[list[int], dict[int, list[int]], list[int]]
 
-    def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
-        """The legal swaps among the window's cells (within one cycle of what is left, unless
-        ``allow_across``), sorted: those that lower the bound first, then by cards put in place
-        (the welcome masks only of the cells that may swap)."""
+    def tables() -> Tables:
+        """The tables of ``at``, from scratch."""
         cyc = [-1] * count
-        groups: list[list[int]] = []
+        groups: dict[int, list[int]] = {}
         for k in range(count):
             if cyc[k] < 0:
                 group = []
@@ -288,15 +294,63 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
                     m = dest[at[wcells[m]]]
                 if len(group) > 1:
                     group.sort()
-                    groups.append(group)
+                    groups[k] = group
         welcome = static[:]
-        for k in (range(count) if allow_across else (k for group in groups for k in group)):
+        for k in range(count):
             m = welcome[k]
             for t in dyn[k]:
                 m |= nbm[at[t]]
             welcome[k] = m
+        return cyc, groups, welcome
+
+    def child(parent: Tables, a: int, b: int) -> Tables:
+        """The tables of ``at`` from those of the position before its last swap, of cells ``a`` and ``b``: a
+        swap within a cycle splits it in two (each named by one of the two cells), a swap across two merges
+        them; only the cells beside the two see their welcome masks change."""
+        cyc, groups, welcome = parent
+        cyc = cyc[:]
+        groups = dict(groups)
+        welcome = welcome[:]
+        ia, ib = index[a], index[b]
+        la, lb = cyc[ia], cyc[ib]
+        if la == lb:
+            old = groups.pop(la)
+            part = [ia]
+            m = dest[at[a]]
+            while m != ia:
+                part.append(m)
+                m = dest[at[wcells[m]]]
+            inside = set(part)
+            rest = [k for k in old if k not in inside]
+            for k in part:
+                cyc[k] = ia
+            for k in rest:
+                cyc[k] = ib
+            if len(part) > 1:
+                part.sort()
+                groups[ia] = part
+            if len(rest) > 1:
+                groups[ib] = rest
+        else:
+            first = groups.pop(la, [ia])
+            second = groups.pop(lb, [ib])
+            for k in second:
+                cyc[k] = la
+            groups[la] = sorted(first + second)
+        for c in (a, b):
+            for k in touch[c]:
+                m = static[k]
+                for t in dyn[k]:
+                    m |= nbm[at[t]]
+                welcome[k] = m
+        return cyc, groups, welcome
+
+    def moves(h: int, allow_across: bool, tabs: Tables) -> list[tuple[int, int, int, int]]:
+        """The legal swaps among the window's cells (within one cycle of what is left, unless
+        ``allow_across``), sorted: those that lower the bound first, then by cards put in place."""
+        cyc, groups, welcome = tabs
         out = []
-        for group in ([full] if allow_across else groups):
+        for group in ([full] if allow_across else groups.values()):
             for gi, i in enumerate(group):
                 a = wcells[i]
                 x = at[a]
@@ -315,7 +369,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         out.sort()
         return out
 
-    def dfs(h: int, limit: int, visited: dict[bytes, int]) -> bool:
+    def dfs(h: int, limit: int, visited: dict[bytes, int], parent: Tables | None, a: int, b: int) -> bool:
         nonlocal nodes
         if h == 0:
             return True
@@ -323,13 +377,14 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         if nodes > node_cap:
             return False
         g = len(path)
-        for nh, _, a, b in moves(h, g + h + 2 <= limit):
+        tabs = tables() if parent is None else child(parent, a, b)
+        for nh, _, a, b in moves(h, g + h + 2 <= limit, tabs):
             at[a], at[b] = at[b], at[a]
             key = bytes(at)
             if visited.get(key, limit + 1) > g + 1:
                 visited[key] = g + 1
                 path.append((a, b))
-                if dfs(nh, limit, visited):
+                if dfs(nh, limit, visited, tabs, a, b):
                     return True
                 path.pop()
             at[a], at[b] = at[b], at[a]
@@ -338,7 +393,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         return False
 
     for limit in range(need, most + 1, 2):
-        if dfs(need, limit, {bytes(at): 0}):
+        if dfs(need, limit, {bytes(at): 0}, None, -1, -1):
             return path
         if nodes > node_cap:
             break
