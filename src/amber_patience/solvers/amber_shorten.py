@@ -350,6 +350,21 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         ``allow_across``), sorted: those that lower the bound first, then by cards put in place."""
         cyc, groups, welcome = tabs
         out = []
+        if lone < 0:
+            lower, higher = h - 1, h + 1
+            for group in ([full] if allow_across else groups.values()):
+                for gi, i in enumerate(group):
+                    a = wcells[i]
+                    x = at[a]
+                    wa, ma, nx, ci, tx = welcome[i], amask[i], nbm[x], cyc[i], where[x]
+                    for j in group[gi + 1:]:
+                        b = wcells[j]
+                        y = at[b]
+                        # each card needs a neighbour where it lands; two touching neighbours may always swap
+                        if (welcome[j] >> x & 1 and wa >> y & 1) or (ma >> b & 1 and nx >> y & 1):
+                            out.append((lower if cyc[j] == ci else higher, -((tx == b) + (where[y] == a)), a, b))
+            out.sort()
+            return out
         for group in ([full] if allow_across else groups.values()):
             for gi, i in enumerate(group):
                 a = wcells[i]
