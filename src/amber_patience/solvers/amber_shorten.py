@@ -565,12 +565,14 @@ TRACE_SPAN = 100
 TRACE_NODES = 60
 
 
-def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
-                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
-                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
-    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
-    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
-    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``.
+def _trace_windows_live(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
+                        swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
+                        ) -> Iterator[tuple[int, list[int], list[int], set[int]]]:
+    """The windows that start with swap ``i``, growing: ``(t, window, skipped, before)``, the search's own
+    lists, which change as it goes on (read them before the next window): ``window`` are the indices of the
+    swaps in it (``i`` first, ``t`` last, one more each time), ``skipped`` the other swaps of ``i..t`` that came
+    on nothing in the window, in order, ``before`` those of them that some swap of the window depends on
+    (:func:`_around_window` lists the swaps to move before and after the window).
 
     Two swaps *depend* on each other when one of them moves a card of a cell that the other one
     moves or touches (the move rule looks at the cells around the swapped ones). Swaps that do not
@@ -607,9 +609,26 @@ def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int
             if a in needs or b in needs:
                 before.add(u)
                 needs = needs | near[a] | near[b]
-        members = set(window)
-        yield (t, list(window), [u for u in skipped if u in before],
-               [u for u in range(i, t + 1) if u not in members and u not in before])
+        yield t, window, skipped, before
+
+
+def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
+                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
+                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
+    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
+    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
+    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``
+    (:func:`_trace_windows_live`, whose lists these are)."""
+    for t, window, skipped, before in _trace_windows_live(path, i, near, swaps, cells, span):
+        yield (t, list(window), *_around_window(i, t, window, skipped, before))
+
+
+def _around_window(i: int, t: int, window: list[int], skipped: list[int], before: set[int]
+                   ) -> tuple[list[int], list[int]]:
+    """The swaps of ``i..t`` that go before a window and those that go after it, in order."""
+    members = set(window)
+    return ([u for u in skipped if u in before],
+            [u for u in range(i, t + 1) if u not in members and u not in before])
 
 
 def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None,
@@ -627,9 +646,31 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             break
         found = None
         slack_tried = 0
-        for t, window, before, after in _trace_windows(path, i, near, swaps, cells_cap, span):
+        # the window's swaps as one permutation of the cells they touch (the card that ends in each cell comes from
+        # ``sigma[c]``), kept as the window grows, and its cycles: the bound between the window's ends is the cells
+        # minus the cycles, whatever the cards (the same as ``_relative_bound`` of the two ends)
+        sigma: dict[int, int] = {}
+        cycles = 0
+        done = 0
+        for t, window, skipped, moved in _trace_windows_live(path, i, near, swaps, cells_cap, span):
+            for u in window[done:]:
+                a, b = path[u]
+                for c in (a, b):
+                    if c not in sigma:
+                        sigma[c] = c
+                        cycles += 1
+                c = sigma[a]
+                while c != a and c != b:
+                    c = sigma[c]
+                cycles += 1 if c == b else -1  # a swap within one cycle splits it, across two merges them
+                sigma[a], sigma[b] = sigma[b], sigma[a]
+            done = len(window)
             if len(window) < 2:
                 continue
+            slack = len(window) - (len(sigma) - cycles)
+            if slack < 2 or slack <= slack_tried:
+                continue  # tried already with this slack (a merge more makes it worth another try)
+            before, after = _around_window(i, t, window, skipped, moved)
             start = bytearray(states[i])
             for u in before:
                 a, b = path[u]
@@ -638,11 +679,7 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             for u in window:
                 a, b = path[u]
                 end[a], end[b] = end[b], end[a]
-            cells = sorted({c for u in window for c in path[u]})
-            need = _relative_bound(start, bytes(end), cells)
-            slack = len(window) - need
-            if slack < 2 or slack <= slack_tried:
-                continue  # tried already with this slack (a merge more makes it worth another try)
+            cells = sorted(sigma)
             slack_tried = slack
             sub = _rejoin(board, bytes(start), bytes(end), cells, len(window) - 2, node_cap)
             if sub is None:
