@@ -12,11 +12,13 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.games import get_game
-from amber_patience.games.amber import AmberPosition, Swap
+from amber_patience.games.amber import GAMES, AmberPosition, Swap
+from amber_patience.games.base import IllegalMoveError
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import amber_shorten, solve
 
@@ -290,22 +292,6 @@ def test_rejoin_traces_cuts_a_detour_hidden_among_other_swaps() -> None:
     assert done >= 1, "no detour found to insert"
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(["kolvir", "arden", "path", "path-36", "pattern"]),
-       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6))
-def test_fast_move_rule_is_the_boards(name: str, number: int, seed: int) -> None:
-    """``_legal_fn`` (the move rule with bit masks, used by the passes) allows exactly the swaps that
-    ``_Board.legal_swap`` allows, on positions of random play (Kolvir's lone cell and blocks, Pattern's
-    blocks, start cards included)."""
-    board = amber_solver._Board(get_game(name).deal(number))
-    legal = amber_shorten._legal_fn(board)
-    rng = random.Random(seed)
-    at = bytearray(amber_shorten._states_along(board.start, _random_walk(board, 40, seed))[-1])
-    pairs = [(a, b) for a in range(board.n) for b in range(board.n) if a != b]
-    for a, b in rng.sample(pairs, 400) + [(a, b) for a in board.frozen for b in range(3)]:
-        assert legal(at, a, b) == board.legal_swap(at, a, b), (a, b)
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(number=st.integers(min_value=1, max_value=10**6))
 def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> None:
@@ -552,3 +538,73 @@ def test_carry_jump_rewrites_replay_to_the_same_position() -> None:
     assert len(carried) <= len(local) - 2
     assert _is_legal_win(position, carried)
     assert _carry_rewrites(board, local, amber_shorten._carry_jump, 12) >= 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=0, max_value=40))
+def test_the_solvers_move_rule_is_the_rules_engines(name: str, number: int, seed: int, steps: int) -> None:
+    """``_Board.legal_swap`` (the solvers' one move rule, bit masks) allows exactly the swaps the rules engine
+    allows (``AmberGame.swap_problem``, which ``AmberPosition.play`` applies), on every Amber layout, at a
+    random deal after random play through the rules engine: random pairs of cells (the same cell twice
+    included), pairs with a start cell, with Kolvir's lone cell, across blocks, and every legal swap the
+    engine lists, both ways round; ``play`` refuses exactly the swaps the rule refuses."""
+    position = get_game(name).deal(number)
+    board = amber_solver._Board(position)
+    game = position.game
+    index = {card: i for i, card in enumerate(game.deck.cards)}
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    at = bytes(index[card] for card in position.cards)
+    n = board.n
+    listed = [(m.a, m.b) for m in position.legal_moves() if isinstance(m, Swap)]
+    pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(300)] + [(a, a) for a in range(0, n, 7)]
+    pairs += [(a, rng.randrange(n)) for a in position.start_cells] + listed + [(b, a) for a, b in listed]
+    if board.lone >= 0:
+        pairs += [(board.lone, b) for b in range(n)] + [(b, board.lone) for b in range(n)]
+    seen = set()
+    for a, b in pairs:
+        allowed = game.swap_problem(position.cards, position.start_cells, a, b) is None
+        assert board.legal_swap(at, a, b) == allowed, (a, b, allowed)
+        seen.add(allowed)
+    assert listed and seen == {True, False}  # both kinds were checked
+    for a, b in rng.sample(pairs, 20):
+        try:
+            position.play(Swap(a, b))
+        except IllegalMoveError:
+            assert not board.legal_swap(at, a, b), (a, b)
+        else:
+            assert board.legal_swap(at, a, b), (a, b)
+
+
+def test_every_layout_has_cells_beside_each_other_both_ways() -> None:
+    """The carried search's shortcut for far swaps (the solution's own legality) needs cells beside each
+    other both ways: it holds on every Amber layout (else ``_carry`` falls back to checking every swap)."""
+    for name in GAMES:
+        board = amber_solver._Board(get_game(name).deal(1))
+        assert amber_shorten._symmetric(board), name
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["kolvir", "arden", "path-36", "pattern"]),
+       number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6))
+def test_carry_with_its_shortcuts_is_the_plain_walk(name: str, number: int, seed: int) -> None:
+    """``_carry`` walks far swaps with the solution's own legality and rebuilds positions from the
+    solution's; with those shortcuts off (``_symmetric`` false: every swap checked with the move rule, one
+    state at a time) it finds the same rewrite, or none, in the same number of states, from every swap of
+    random play (8 and 12 carried cells)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, 80, seed)
+    states = amber_shorten._states_along(board.start, path)
+    results = []
+    for shortcuts in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(amber_shorten, "_symmetric", lambda board, on=shortcuts: on)
+            results.append([amber_shorten._carry(board, path, states, i, 300, 300, cells, 30, {})
+                            for cells in (8, 12) for i in range(len(path) - 1)])
+    assert results[0] == results[1]
+    assert any(found is not None for found, _ in results[0]) or len(path) < 40

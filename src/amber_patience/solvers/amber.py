@@ -322,21 +322,63 @@ class _Board:
                     out.add((a, b) if a < b else (b, a))
         return out
 
-    def legal_swap(self, at: list[int] | bytes, p: int, q: int) -> bool:
-        """Whether swapping cells ``p`` and ``q`` of ``at`` is legal (the move rule over ints)."""
-        if p == q or p in self.frozen or q in self.frozen:
-            return False
-        lone, block = self.lone, self.block
-        if lone >= 0 and block[p] != block[q] and lone not in (p, q):
-            return False
-        x, y = at[p], at[q]
-        for card, cell in ((x, q), (y, p)):
-            if cell == lone:
-                continue
-            wanted = self.nb[card]
-            if not any((y if n == p else x if n == q else at[n]) in wanted for n in self.adj[cell]):
+    @functools.cached_property
+    def legal_swap(self) -> Callable[[Sequence[int], int, int], bool]:
+        """The move rule over ints, the solvers' one copy of it: ``board.legal_swap(at, p, q)`` tells whether
+        swapping cells ``p`` and ``q`` of ``at`` (the card of every cell) is legal: two different cells, neither
+        a start cell, in one block or one of them the lone cell (Mount Kolvir), and each card, where it lands,
+        beside a rank-neighbour (the other card counting where it lands too), except in the lone cell.
+
+        A function built once per board, the board's tables bound and a card's two rank-neighbours as a bit
+        mask (the shortening calls it a few million times a solve); the tests check it against the rules
+        engine's (``AmberGame.swap_problem``)."""
+        nbm = [(1 << a) | (1 << b) for a, b in self.nb]
+        adj = self.adj
+        fixed = self.fixed
+        lone = self.lone
+        block = self.block
+
+        def legal(at: Sequence[int], p: int, q: int) -> bool:
+            if p == q or fixed[p] or fixed[q]:
                 return False
-        return True
+            x, y = at[p], at[q]
+            want = nbm[x]  # x lands in q, y in p
+            for t in adj[q]:
+                if want >> (y if t == p else at[t]) & 1:
+                    break
+            else:
+                return False
+            want = nbm[y]
+            for t in adj[p]:
+                if want >> (x if t == q else at[t]) & 1:
+                    break
+            else:
+                return False
+            return True
+
+        def legal_lone(at: Sequence[int], p: int, q: int) -> bool:
+            if p == q or fixed[p] or fixed[q]:
+                return False
+            if block[p] != block[q] and p != lone and q != lone:
+                return False  # the two blocks meet only through the lone cell
+            x, y = at[p], at[q]
+            if q != lone:
+                want = nbm[x]
+                for t in adj[q]:
+                    if want >> (y if t == p else at[t]) & 1:
+                        break
+                else:
+                    return False
+            if p != lone:
+                want = nbm[y]
+                for t in adj[p]:
+                    if want >> (x if t == q else at[t]) & 1:
+                        break
+                else:
+                    return False
+            return True
+
+        return legal if lone < 0 else legal_lone
 
     def cycles(self, at: list[int] | bytes, cells: Iterable[int] | None = None) -> tuple[list[int], int]:
         """The cycle of every cell in the permutation to the goal, and the number of cycles

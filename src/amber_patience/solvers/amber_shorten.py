@@ -10,7 +10,7 @@ swaps played where they were or on the same cards, or taken out too, until fewer
 (:func:`_carry`, :func:`_emit`): rewrites that reach far, which the windows with fixed ends do not
 have; a last sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
 go to the choices near it (``docs/solver-shorten.md``). Every change is checked with the move rule
-(``_Board.legal_swap``, or ``_legal_fn``, the same rule with bit masks) and keeps the end position; the
+(``_Board.legal_swap``, the solvers' one copy of it) and keeps the end position; the
 solver's result is replayed by the rules engine anyway.
 """
 
@@ -20,6 +20,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from . import set_bits
@@ -129,7 +130,7 @@ def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int)
     frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
     seen = {start}
     pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     for _ in range(most):
         nxt = []
         for at, sub in frontier:
@@ -177,87 +178,64 @@ def _tables(board: _Board) -> tuple[list[int], list[frozenset[int]]]:
     return nbm, near
 
 
-@lru_cache(maxsize=16)
-def _legal_fn(board: _Board) -> Callable[[bytes | bytearray, int, int], bool]:
-    """``_Board.legal_swap`` with the board's tables bound and neighbours as bit masks (the same
-    rule; a test compares them)."""
-    nbm, _ = _tables(board)
-    adj = board.adj
-    frozen = board.frozen
-    lone = board.lone
-    block = board.block
-
-    def legal(at: bytes | bytearray, p: int, q: int) -> bool:
-        if p == q or p in frozen or q in frozen:
-            return False
-        if lone >= 0 and block[p] != block[q] and p != lone and q != lone:
-            return False
-        x, y = at[p], at[q]
-        if q != lone:
-            want = nbm[x]
-            for t in adj[q]:
-                if want >> (y if t == p else at[t]) & 1:
-                    break
-            else:
-                return False
-        if p != lone:
-            want = nbm[y]
-            for t in adj[p]:
-                if want >> (x if t == q else at[t]) & 1:
-                    break
-            else:
-                return False
-        return True
-
-    return legal
-
-
 class _Window:
     """The move rule inside a window of cells whose outside never changes (the cards outside stay
     as in ``start``): what the outside cells offer each window cell is computed once, as bit masks
-    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them)."""
+    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them). The
+    tables are lists by index in ``cells`` (sorted, so index order is cell order), as :func:`_rejoin`
+    reads them."""
 
     def __init__(self, board: _Board, start: bytes | bytearray, cells: list[int]) -> None:
         nbm, _ = _tables(board)
         self.nbm = nbm
         self.lone = board.lone
-        self.block = board.block
-        self.adjmask = board.adjmask
-        self.cells = sorted(c for c in set(cells) if c not in board.frozen)
-        inside = set(self.cells)
-        #: the cards welcome at each window cell thanks to the cells outside the window
-        self.static = {c: 0 for c in self.cells}
-        #: the window cells each window cell touches
-        self.dyn: dict[int, list[int]] = {}
+        frozen = board.frozen
+        adj = board.adj
+        #: the window's cells, sorted, and ``index[c]``: the index of cell ``c`` among them (-1: not in the window)
+        self.cells = sorted(c for c in set(cells) if c not in frozen)
+        self.index = index = [-1] * board.n
+        for k, c in enumerate(self.cells):
+            index[c] = k
+        #: by index: the cards welcome at each window cell thanks to the cells outside the window, and the
+        #: window cells each window cell touches
+        self.static: list[int] = []
+        self.dyn: list[list[int]] = []
         for c in self.cells:
-            for t in board.adj[c]:
-                if t not in inside:
-                    self.static[c] |= nbm[start[t]]
-            self.dyn[c] = [t for t in board.adj[c] if t in inside]
+            m = 0
+            inner = []
+            for t in adj[c]:
+                if index[t] < 0:
+                    m |= nbm[start[t]]
+                else:
+                    inner.append(t)
+            self.static.append(m)
+            self.dyn.append(inner)
+        #: by index: the cells each window cell touches (a bit mask), and its block
+        self.amask = [board.adjmask[c] for c in self.cells]
+        self.blocks = [board.block[c] for c in self.cells]
 
-    def legal_pairs(self, at: bytes | bytearray, groups: list[list[int]] | None = None) -> list[tuple[int, int]]:
-        """Every legal swap (a, b), a < b, among the window's cells (only pairs inside one of
-        ``groups``, each sorted, when given)."""
-        nbm, lone, block, adjmask = self.nbm, self.lone, self.block, self.adjmask
-        welcome = {}
-        for c in self.cells:
-            m = self.static[c]
-            for t in self.dyn[c]:
+    def legal_pairs(self, at: bytes | bytearray) -> list[tuple[int, int]]:
+        """Every legal swap (a, b), a < b, among the window's cells."""
+        nbm, lone, cells, blocks, amask = self.nbm, self.lone, self.cells, self.blocks, self.amask
+        welcome = []
+        for k in range(len(cells)):
+            m = self.static[k]
+            for t in self.dyn[k]:
                 m |= nbm[at[t]]
-            welcome[c] = m  # a card does not welcome itself, so this holds for a card leaving c too
+            welcome.append(m)  # a card does not welcome itself, so this holds for a card leaving its cell too
         out = []
-        for group in groups if groups is not None else [self.cells]:
-            for i, a in enumerate(group):
-                x = at[a]
-                wa, ma, nx, ba = welcome[a], adjmask[a], nbm[x], block[a]
-                for b in group[i + 1:]:
-                    if lone >= 0 and block[b] != ba and a != lone and b != lone:
-                        continue  # Kolvir: the two blocks meet only through the lone cell
-                    y = at[b]
-                    # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
-                    if (ma >> b & 1 and nx >> y & 1) or (
-                            (b == lone or welcome[b] >> x & 1) and (a == lone or wa >> y & 1)):
-                        out.append((a, b))
+        for i, a in enumerate(cells):
+            x = at[a]
+            wa, ma, nx, ba = welcome[i], amask[i], nbm[x], blocks[i]
+            for j in range(i + 1, len(cells)):
+                b = cells[j]
+                if lone >= 0 and blocks[j] != ba and a != lone and b != lone:
+                    continue  # Kolvir: the two blocks meet only through the lone cell
+                y = at[b]
+                # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
+                if (ma >> b & 1 and nx >> y & 1) or (
+                        (b == lone or welcome[j] >> x & 1) and (a == lone or wa >> y & 1)):
+                    out.append((a, b))
         return out
 
 
@@ -271,34 +249,41 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     card where ``goal`` has it before the others. The move rule is checked with masks: the cells
     outside ``cells`` never change here, so what they offer each cell of the window is computed
     once (the same rule as ``_Board.legal_swap``, which a test compares it with)."""
-    if any(start[c] != goal[c] for c in cells if c in board.frozen):
+    frozen = board.frozen
+    if any(start[c] != goal[c] for c in cells if c in frozen):
         return None  # a start card never moves
-    cells = [c for c in cells if c not in board.frozen]
+    cells = [c for c in cells if c not in frozen]
     need = _relative_bound(start, goal, cells)
     if need > most:
         return None
     window = _Window(board, start, cells)
-    where = {goal[c]: c for c in cells}  # the cell each card of the window ends in
+    nbm, lone = window.nbm, window.lone
+    # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order)
+    wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
+                                                 window.amask, window.blocks)
+    count = len(wcells)
+    where = [-1] * len(nbm)  # the cell each card of the window ends in
+    dest = [-1] * len(nbm)  # the index of that cell
+    for c in cells:
+        where[goal[c]] = c
+        dest[goal[c]] = index[c]
     nodes = 0
     at = bytearray(start)
     path: list[tuple[int, int]] = []
-    # the window's tables as lists by index in ``window.cells`` (sorted, so index order is cell order)
-    wcells = window.cells
-    count = len(wcells)
-    index = {c: k for k, c in enumerate(wcells)}
-    nbm, lone, block = window.nbm, window.lone, window.block
-    static = [window.static[c] for c in wcells]
-    dyn = [window.dyn[c] for c in wcells]
-    amask = [window.adjmask[c] for c in wcells]
-    blocks = [block[c] for c in wcells]
-    dest = {x: index[c] for x, c in where.items()}  # the index of the cell each card ends in
+    full = list(range(count))
+    # ``touch[c]``: the window cells (by index) beside cell ``c``, whose welcome masks a swap at ``c`` changes
+    touch: dict[int, list[int]] = {c: [] for c in wcells}
+    for k in range(count):
+        for t in dyn[k]:
+            touch[t].append(k)
+    #: what a position's swaps are listed from: the cycle of every window cell (named by one of its cells), the
+    #: cycles of two cells or more (name -> their cells, sorted) and every cell's welcome mask
+    Tables = tuple[list[int], dict[int, list[int]], list[int]]
 
-    def moves(h: int, allow_across: bool) -> list[tuple[int, int, int, int]]:
-        """The legal swaps among the window's cells (within one cycle of what is left, unless
-        ``allow_across``), sorted: those that lower the bound first, then by cards put in place
-        (the welcome masks only of the cells that may swap)."""
+    def tables() -> Tables:
+        """The tables of ``at``, from scratch."""
         cyc = [-1] * count
-        groups: list[list[int]] = []
+        groups: dict[int, list[int]] = {}
         for k in range(count):
             if cyc[k] < 0:
                 group = []
@@ -309,15 +294,78 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
                     m = dest[at[wcells[m]]]
                 if len(group) > 1:
                     group.sort()
-                    groups.append(group)
+                    groups[k] = group
         welcome = static[:]
-        for k in (range(count) if allow_across else (k for group in groups for k in group)):
+        for k in range(count):
             m = welcome[k]
             for t in dyn[k]:
                 m |= nbm[at[t]]
             welcome[k] = m
+        return cyc, groups, welcome
+
+    def child(parent: Tables, a: int, b: int) -> Tables:
+        """The tables of ``at`` from those of the position before its last swap, of cells ``a`` and ``b``: a
+        swap within a cycle splits it in two (each named by one of the two cells), a swap across two merges
+        them; only the cells beside the two see their welcome masks change."""
+        cyc, groups, welcome = parent
+        cyc = cyc[:]
+        groups = dict(groups)
+        welcome = welcome[:]
+        ia, ib = index[a], index[b]
+        la, lb = cyc[ia], cyc[ib]
+        if la == lb:
+            old = groups.pop(la)
+            part = [ia]
+            m = dest[at[a]]
+            while m != ia:
+                part.append(m)
+                m = dest[at[wcells[m]]]
+            inside = set(part)
+            rest = [k for k in old if k not in inside]
+            for k in part:
+                cyc[k] = ia
+            for k in rest:
+                cyc[k] = ib
+            if len(part) > 1:
+                part.sort()
+                groups[ia] = part
+            if len(rest) > 1:
+                groups[ib] = rest
+        else:
+            first = groups.pop(la, [ia])
+            second = groups.pop(lb, [ib])
+            for k in second:
+                cyc[k] = la
+            groups[la] = sorted(first + second)
+        for c in (a, b):
+            for k in touch[c]:
+                m = static[k]
+                for t in dyn[k]:
+                    m |= nbm[at[t]]
+                welcome[k] = m
+        return cyc, groups, welcome
+
+    def moves(h: int, allow_across: bool, tabs: Tables) -> list[tuple[int, int, int, int]]:
+        """The legal swaps among the window's cells (within one cycle of what is left, unless
+        ``allow_across``), sorted: those that lower the bound first, then by cards put in place."""
+        cyc, groups, welcome = tabs
         out = []
-        for group in ([list(range(count))] if allow_across else groups):
+        if lone < 0:
+            lower, higher = h - 1, h + 1
+            for group in ([full] if allow_across else groups.values()):
+                for gi, i in enumerate(group):
+                    a = wcells[i]
+                    x = at[a]
+                    wa, ma, nx, ci, tx = welcome[i], amask[i], nbm[x], cyc[i], where[x]
+                    for j in group[gi + 1:]:
+                        b = wcells[j]
+                        y = at[b]
+                        # each card needs a neighbour where it lands; two touching neighbours may always swap
+                        if (welcome[j] >> x & 1 and wa >> y & 1) or (ma >> b & 1 and nx >> y & 1):
+                            out.append((lower if cyc[j] == ci else higher, -((tx == b) + (where[y] == a)), a, b))
+            out.sort()
+            return out
+        for group in ([full] if allow_across else groups.values()):
             for gi, i in enumerate(group):
                 a = wcells[i]
                 x = at[a]
@@ -336,7 +384,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         out.sort()
         return out
 
-    def dfs(h: int, limit: int, visited: dict[bytes, int]) -> bool:
+    def dfs(h: int, limit: int, visited: dict[bytes, int], parent: Tables | None, a: int, b: int) -> bool:
         nonlocal nodes
         if h == 0:
             return True
@@ -344,13 +392,14 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         if nodes > node_cap:
             return False
         g = len(path)
-        for nh, _, a, b in moves(h, g + h + 2 <= limit):
+        tabs = tables() if parent is None else child(parent, a, b)
+        for nh, _, a, b in moves(h, g + h + 2 <= limit, tabs):
             at[a], at[b] = at[b], at[a]
             key = bytes(at)
             if visited.get(key, limit + 1) > g + 1:
                 visited[key] = g + 1
                 path.append((a, b))
-                if dfs(nh, limit, visited):
+                if dfs(nh, limit, visited, tabs, a, b):
                     return True
                 path.pop()
             at[a], at[b] = at[b], at[a]
@@ -359,7 +408,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
         return False
 
     for limit in range(need, most + 1, 2):
-        if dfs(need, limit, {bytes(at): 0}):
+        if dfs(need, limit, {bytes(at): 0}, None, -1, -1):
             return path
         if nodes > node_cap:
             break
@@ -368,7 +417,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
     """Whether ``sub`` is legal from ``start`` swap by swap and ends at ``end``."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     cur = bytearray(start)
     for a, b in sub:
         if not legal(cur, a, b):
@@ -435,7 +484,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     trade places among the cells they hold, so the end position is checked by the replay. For each
     ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
     three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     low = 0  # after a merge at i, the triples that end before i are not tried again (the same swaps)
     while True:
         states = _states_along(board.start, path)
@@ -516,12 +565,14 @@ TRACE_SPAN = 100
 TRACE_NODES = 60
 
 
-def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
-                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
-                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
-    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
-    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
-    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``.
+def _trace_windows_live(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
+                        swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
+                        ) -> Iterator[tuple[int, list[int], list[int], set[int]]]:
+    """The windows that start with swap ``i``, growing: ``(t, window, skipped, before)``, the search's own
+    lists, which change as it goes on (read them before the next window): ``window`` are the indices of the
+    swaps in it (``i`` first, ``t`` last, one more each time), ``skipped`` the other swaps of ``i..t`` that came
+    on nothing in the window, in order, ``before`` those of them that some swap of the window depends on
+    (:func:`_around_window` lists the swaps to move before and after the window).
 
     Two swaps *depend* on each other when one of them moves a card of a cell that the other one
     moves or touches (the move rule looks at the cells around the swapped ones). Swaps that do not
@@ -558,9 +609,26 @@ def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int
             if a in needs or b in needs:
                 before.add(u)
                 needs = needs | near[a] | near[b]
-        members = set(window)
-        yield (t, list(window), [u for u in skipped if u in before],
-               [u for u in range(i, t + 1) if u not in members and u not in before])
+        yield t, window, skipped, before
+
+
+def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
+                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
+                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
+    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
+    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
+    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``
+    (:func:`_trace_windows_live`, whose lists these are)."""
+    for t, window, skipped, before in _trace_windows_live(path, i, near, swaps, cells, span):
+        yield (t, list(window), *_around_window(i, t, window, skipped, before))
+
+
+def _around_window(i: int, t: int, window: list[int], skipped: list[int], before: set[int]
+                   ) -> tuple[list[int], list[int]]:
+    """The swaps of ``i..t`` that go before a window and those that go after it, in order."""
+    members = set(window)
+    return ([u for u in skipped if u in before],
+            [u for u in range(i, t + 1) if u not in members and u not in before])
 
 
 def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None,
@@ -578,9 +646,31 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             break
         found = None
         slack_tried = 0
-        for t, window, before, after in _trace_windows(path, i, near, swaps, cells_cap, span):
+        # the window's swaps as one permutation of the cells they touch (the card that ends in each cell comes from
+        # ``sigma[c]``), kept as the window grows, and its cycles: the bound between the window's ends is the cells
+        # minus the cycles, whatever the cards (the same as ``_relative_bound`` of the two ends)
+        sigma: dict[int, int] = {}
+        cycles = 0
+        done = 0
+        for t, window, skipped, moved in _trace_windows_live(path, i, near, swaps, cells_cap, span):
+            for u in window[done:]:
+                a, b = path[u]
+                for c in (a, b):
+                    if c not in sigma:
+                        sigma[c] = c
+                        cycles += 1
+                c = sigma[a]
+                while c != a and c != b:
+                    c = sigma[c]
+                cycles += 1 if c == b else -1  # a swap within one cycle splits it, across two merges them
+                sigma[a], sigma[b] = sigma[b], sigma[a]
+            done = len(window)
             if len(window) < 2:
                 continue
+            slack = len(window) - (len(sigma) - cycles)
+            if slack < 2 or slack <= slack_tried:
+                continue  # tried already with this slack (a merge more makes it worth another try)
+            before, after = _around_window(i, t, window, skipped, moved)
             start = bytearray(states[i])
             for u in before:
                 a, b = path[u]
@@ -589,11 +679,7 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
             for u in window:
                 a, b = path[u]
                 end[a], end[b] = end[b], end[a]
-            cells = sorted({c for u in window for c in path[u]})
-            need = _relative_bound(start, bytes(end), cells)
-            slack = len(window) - need
-            if slack < 2 or slack <= slack_tried:
-                continue  # tried already with this slack (a merge more makes it worth another try)
+            cells = sorted(sigma)
             slack_tried = slack
             sub = _rejoin(board, bytes(start), bytes(end), cells, len(window) - 2, node_cap)
             if sub is None:
@@ -625,19 +711,6 @@ CARRY_EMIT = 30
 CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
 CARRY_BACK = 20
-
-#: A sequence of swaps built backwards: ``(earlier, swap)`` or None.
-_Chain = tuple["_Chain", tuple[int, int]] | None
-
-
-def _unchain(chain: _Chain) -> list[tuple[int, int]]:
-    out = []
-    while chain is not None:
-        chain, swap = chain
-        out.append(swap)
-    out.reverse()
-    return out
-
 
 def _min_swaps(d: dict[int, int]) -> int:
     """The fewest swaps that make the permutation ``d`` (its moved cells minus its cycles)."""
@@ -690,33 +763,46 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
         return None
     nbm, _ = _tables(board)
     inside = 0
+    cells = 0
     for c in d:
         inside |= 1 << cur[c]
-    adj, lone = board.adj, board.lone
+        cells |= 1 << c
+    adj, adjmask, lone = board.adj, board.adjmask, board.lone
     for u, v in d.items():
         if u == lone:
             continue
         want = nbm[cur[v]]  # the neighbours of the card that ends in u
-        if want & inside and any(t in d for t in adj[u]):
+        if want & inside and adjmask[u] & cells:
             continue
-        if not any(t not in d and want >> cur[t] & 1 for t in adj[u]):
+        for t in adj[u]:
+            if not cells >> t & 1 and want >> cur[t] & 1:
+                break
+        else:
             return None
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     at = bytearray(cur)
+    # what is left to make, ``rest`` (the cell whose card each cell needs) and its inverse: each cell of ``d`` in
+    # turn gets its card by one swap with the cell holding it, when legal (else the re-join below)
     rest = dict(d)
+    back = {y: x for x, y in d.items()}
     out = []
     for c in d:
-        while rest.get(c, c) != c:
-            e = rest[c]
-            if not legal(at, c, e):
-                break
-            at[c], at[e] = at[e], at[c]
-            out.append((c, e) if c < e else (e, c))
-            # the rest r after the swap s = (c e) satisfies s r = rest: r = s rest, which fixes c
-            rest = {x: (e if y == c else c if y == e else y) for x, y in rest.items()}
-            rest = {x: y for x, y in rest.items() if x != y}
-        if rest.get(c, c) != c:
+        e = rest.get(c)
+        if e is None:
+            continue
+        if not legal(at, c, e):
             break
+        at[c], at[e] = at[e], at[c]
+        out.append((c, e) if c < e else (e, c))
+        # after the swap c holds its card and e the card c held, which the cell that wanted it now wants from e
+        x = back.pop(c)
+        del rest[c]
+        del back[e]
+        if x == e:
+            del rest[e]
+        else:
+            rest[x] = e
+            back[e] = x
     if not rest:
         return out
     goal = bytearray(cur)
@@ -726,7 +812,8 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
 
 
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-           cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None
+           cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
+           played_ok: list[bool] | None = None, masks: list[int] | None = None
            ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
     position after each swap ``k`` is the new one followed by ``d``), along the swaps after it.
@@ -739,81 +826,153 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     played right there (:func:`_emit`): the swaps ``i..k-1`` become the swaps played and those.
     Depth first (a skip that makes ``d`` cheaper first, one that makes it dearer last), at most
     ``node_cap`` states; returns ``((k, swaps), states used)`` or ``(None, states used)``. ``failed``
-    keeps the attempts to play ``d``'s swaps that failed (``d``, the swaps allowed and the cards of
-    ``d``'s cells and the cells around them: the same again fails again), shared between calls."""
-    legal = _legal_fn(board)
+    keeps the attempts to play ``d``'s swaps that failed, shared between calls: ``d`` and the cards of
+    ``d``'s cells and the cells around them -> the most swaps taken out (fewer allowed fail too: a re-join
+    within fewer swaps runs the same first rounds of its iterative deepening), so the same again is not tried.
+
+    Cheaper than it reads, with the same states in the same order: the position is not carried but
+    rebuilt when needed (the solution's, ``states[k]``, with ``d`` undone), the swaps played where the
+    solution played them are kept as ranges of it, and a *far* swap (neither of its cells is one of
+    ``d``'s or beside one) costs its state and little else: it sees what the solution saw, so its check
+    is the solution's own (``played_ok``: each swap's legality where the solution played it), its play
+    leaves ``d`` as it is, and its skip (tried last) is only noted, built when its turn comes. ``masks``:
+    each swap's two cells as a bit mask; both are computed here when not given."""
+    legal = board.legal_swap
     p, q = path[i]
     end = min(len(path), i + span)
     nearmask = board.nearmask
-    # (next swap, position, d, swaps taken out, fewest swaps making d, swaps played, whether d's swaps
-    # may be playable: not when they were not at a position the same in d's cells and around them)
-    stack: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = [
-        (i + 1, states[i], {p: q, q: p}, 1, 1, None, True)]
+    if played_ok is None:
+        played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]
+    if masks is None:
+        masks = [(1 << a) | (1 << b) for a, b in path]
+    fast = _symmetric(board)
+    # A state: (next swap k, d, swaps taken out, fewest swaps making d, the swaps played before k0, k0 (the
+    # solution's swaps k0..k-1 were played as they were), whether d's swaps may be playable: not when they
+    # were not at a position the same in d's cells and around them, the cells around d's: 0 when not known).
+    # A far swap's skip waits on the stack as (k, d, taken out, fewest, swaps played before k0, k0).
+    # The position, when known (else None: rebuilt from the solution's), comes last.
+    State = tuple[int, dict[int, int], int, int, _Run, int, bool, int, bytes | None]
+    stack: list[State | tuple[int, dict[int, int], int, int, _Run, int]] = [
+        (i + 1, {p: q, q: p}, 1, 1, None, i + 1, True, 0, states[i])]
     nodes = 0
     while stack:
-        k, cur, d, removed, need, chain, fresh = stack.pop()
-        nodes += 1
-        if nodes > node_cap:
-            break
-        if not d:
-            return (k, _unchain(chain)), nodes
-        plays: list[tuple[int, bytes, dict[int, int], int, int, _Chain, bool]] = []
-        skips = []
+        item = stack.pop()
+        if len(item) == 6:
+            k, d, removed, need, base, k0 = item  # type: ignore[misc]
+            a, b = path[k]
+            skipped = dict(d)
+            skipped[a], skipped[b] = b, a
+            item = (k + 1, skipped, removed + 1, need + 1, (base, range(k0, k)) if k > k0 else base, k + 1, True, 0,
+                    None)
+        k, d, removed, need, base, k0, fresh, zone, cur = item  # type: ignore[misc]
+        while True:
+            nodes += 1
+            if nodes > node_cap:
+                return None, nodes
+            if not d:
+                return (k, _unrun((base, range(k0, k)) if k > k0 else base, path)), nodes
+            if not zone:
+                for c in d:
+                    zone |= nearmask[c]
+            if not (fast and k < end and not masks[k] & zone and played_ok[k]
+                    and not (fresh and removed - need >= 2)):
+                break
+            # a far swap: played where it was (the next state), its skip noted for later
+            if len(d) + 2 <= cells_cap:
+                stack.append((k, d, removed, need, base, k0))
+            k += 1
+            cur = None
+        if cur is None:
+            st = states[k]
+            at = bytearray(st)
+            for x, y in d.items():
+                at[y] = st[x]
+            cur = bytes(at)
+        run: _Run = (base, range(k0, k)) if k > k0 else base  # the swaps played before k
+        plays: list[State] = []
+        cheaper = None
         plain = None
         grown = None
         if k < end:
             a, b = path[k]
+            ina = a in d
+            inb = b in d
             da, db = d.get(a, a), d.get(b, b)
             # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
-            grow = (a not in d) + (b not in d)
-            if len(d) + grow <= cells_cap:
-                skipped = _skip(d, a, b)
-                if _same_cycle(d, a, b):
-                    skips.append((k + 1, cur, skipped, removed + 1, need - 1, chain, True))  # tried first
+            if len(d) + (not ina) + (not inb) <= cells_cap:
+                skipped = dict(d)
+                skipped[a], skipped[b] = db, da
+                if db == a:
+                    del skipped[a]
+                if da == b:
+                    del skipped[b]
+                same = False
+                if ina:
+                    c = da
+                    while c != a:
+                        if c == b:
+                            same = True
+                            break
+                        c = d[c]
+                if same:
+                    cheaper = (k + 1, skipped, removed + 1, need - 1, run, k + 1, True, 0, cur)  # tried first
                 else:
-                    grown = (k + 1, cur, skipped, removed + 1, need + 1, chain, True)  # tried last
-            if a in d or b in d:
+                    grown = (k + 1, skipped, removed + 1, need + 1, run, k + 1, True, 0, cur)  # tried last
+            if ina or inb:
                 # b on the cards it moved: the cells d puts them in
                 if legal(cur, da, db):
                     nxt = bytearray(cur)
                     nxt[da], nxt[db] = nxt[db], nxt[da]
-                    played = (da, db) if da < db else (db, da)
-                    plays.append((k + 1, bytes(nxt), d, removed, need, (chain, played), True))
+                    plays.append((k + 1, d, removed, need, (run, (da, db) if da < db else (db, da)), k + 1, True,
+                                  zone, bytes(nxt)))
                 # b where it was: d's cells follow b
                 if legal(cur, a, b):
                     nxt = bytearray(cur)
                     nxt[a], nxt[b] = nxt[b], nxt[a]
                     sw = {a: b, b: a}
-                    plays.append((k + 1, bytes(nxt), {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed,
-                                  need, (chain, (a, b)), True))
-            elif legal(cur, a, b):
-                nxt = bytearray(cur)
-                nxt[a], nxt[b] = nxt[b], nxt[a]
-                plain = (k + 1, bytes(nxt), d, removed, need, (chain, (a, b)), True)
+                    plays.append((k + 1, {sw.get(x, x): sw.get(y, y) for x, y in d.items()}, removed, need,
+                                  (run, (a, b)), k + 1, True, 0, bytes(nxt)))
+            else:
+                # whether b moves or looks at a cell of d's (with cells beside each other both ways, those are
+                # the cells around d's), else it sees what the solution saw
+                near = bool(zone >> a & 1 or zone >> b & 1)
+                if legal(cur, a, b) if near or not fast else played_ok[k]:
+                    nxt = bytearray(cur)
+                    nxt[a], nxt[b] = nxt[b], nxt[a]
+                    plain = (k + 1, d, removed, need, base, k0, near, zone, bytes(nxt))
         if fresh and removed - need >= 2:
-            zone = 0
-            for c in d:
-                zone |= nearmask[c]
-            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
-            if failed is None or key not in failed:
+            key = (tuple(sorted(d.items())), _cards_of(zone)(cur))
+            if failed is None or failed.get(key, -1) < removed:
                 sub = _emit(board, cur, d, removed - 2, emit_nodes)
                 if sub is not None:
-                    return (k, _unchain(chain) + sub), nodes
+                    return (k, _unrun(run, path) + sub), nodes
                 if failed is not None:
-                    failed.add(key)
+                    failed[key] = removed
             fresh = False
         if grown is not None:
             stack.append(grown)
         if plain is not None:
-            if not fresh:
-                zone = 0
-                for c in d:
-                    zone |= nearmask[c]
-                fresh = bool(zone >> a & 1 or zone >> b & 1)  # b changed what d's cells look at
-            plays.append(plain[:-1] + (fresh,))
+            if fresh:
+                plain = plain[:6] + (True,) + plain[7:]
+            plays.append(plain)
         stack.extend(plays)
-        stack.extend(skips)
+        if cheaper is not None:
+            stack.append(cheaper)
     return None, nodes
+
+
+@lru_cache(maxsize=4096)
+def _cards_of(zone: int) -> Callable[[bytes], tuple[int, ...]]:
+    """A function giving the cards of the cells of ``zone`` (a bit mask of two cells or more) of a position,
+    in cell order (for the keys of the failed attempts to play a carried permutation)."""
+    return itemgetter(*set_bits(zone))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=16)
+def _symmetric(board: _Board) -> bool:
+    """Whether the board's cells are beside each other both ways (every layout's are; the carried
+    search's shortcuts rely on it and fall back to the plain checks otherwise)."""
+    return all(c in board.adj[t] for c in range(board.n) for t in board.adj[c])
 
 
 #: A sequence of swaps built backwards, where a ``range`` stands for the solution's swaps it indexes.
@@ -835,7 +994,7 @@ def _unrun(run: _Run, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
-                cells_cap: int, emit_nodes: int, failed: set[tuple[object, ...]] | None = None,
+                cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
                 masks: list[int] | None = None) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """:func:`_carry` that jumps over the swaps far from the carried permutation ``d``: a swap that
     neither moves nor looks at a cell of ``d`` (neither of its cells is one of ``d``'s cells or beside
@@ -845,11 +1004,11 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
     tries that, one state a swap), so the states go to the choices near ``d``. The position is not
     carried along: it is the solution's with ``d`` undone (``states[k] = cur ∘ d``). The same
     returns as :func:`_carry`."""
-    legal = _legal_fn(board)
+    legal = board.legal_swap
     if masks is None:
         masks = [(1 << a) | (1 << b) for a, b in path]
     if failed is None:
-        failed = set()
+        failed = {}
     p, q = path[i]
     end = min(len(path), i + span)
     nearmask = board.nearmask
@@ -871,12 +1030,12 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
         for x, y in d.items():
             cur[y] = st[x]
         if removed - need >= 2:
-            key = (tuple(sorted(d.items())), removed, bytes(cur[c] for c in set_bits(zone)))
-            if key not in failed:
+            key = (tuple(sorted(d.items())), _cards_of(zone)(cur))
+            if failed.get(key, -1) < removed:
                 sub = _emit(board, bytes(cur), d, removed - 2, emit_nodes)
                 if sub is not None:
                     return (k, _unrun(run, path) + sub), nodes
-                failed.add(key)
+                failed[key] = removed
         k0 = k
         while k < end and not masks[k] & zone:
             k += 1
@@ -929,8 +1088,10 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
     emit_nodes = CARRY_EMIT if emit_nodes is None else emit_nodes
     budget = CARRY_BUDGET if budget is None else budget
     states = _states_along(board.start, path)
-    failed: set[tuple[object, ...]] = set()
+    failed: dict[tuple[object, ...], int] = {}
     masks = [(1 << a) | (1 << b) for a, b in path]
+    legal = board.legal_swap
+    played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]  # each swap where the solution played it
     spent = 0
     i = 0
     while i < len(path) - 1 and spent <= budget:
@@ -939,7 +1100,8 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
         if jump:
             found, nodes = _carry_jump(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, masks)
         else:
-            found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed)
+            found, nodes = _carry(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, played_ok,
+                                  masks)
         spent += nodes
         if found is None:
             i += 1
@@ -952,5 +1114,6 @@ def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | Non
         path = path[:i] + sub + path[k:]
         states = states[:i] + mid + states[k + 1:]
         masks = masks[:i] + [(1 << a) | (1 << b) for a, b in sub] + masks[k:]
+        played_ok = played_ok[:i] + [legal(mid[t], a, b) for t, (a, b) in enumerate(sub)] + played_ok[k:]
         i = max(0, i - CARRY_BACK)
     return path
