@@ -24,7 +24,9 @@ from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
     END_NODES,
     END_OUT,
+    GROWTH,
     KINDS,
+    RACE_PORTFOLIO,
     Exchange,
     PatternPlanner,
     _attempts,
@@ -451,3 +453,41 @@ def test_the_end_game_leaves_a_search_that_stalled_far_from_the_goal_alone() -> 
     budget = _Budget(None, 400)
     assert end_game(planner, {"at": bytes(board.start), "path": []}, budget, 3.0, 2.0, 1) is None
     assert budget.used == 0
+
+
+# --- seventh session: the search ---
+
+
+def test_a_heavy_imbalance_weight_gathers_deal_17_where_the_first_setting_stalls_far_out() -> None:
+    # deal 17's set-level trap: three blocks owe each other cards round a 3-cycle, and no two of them can
+    # trade directly; the first setting (3:2) stalls far from the goal, too far for the end game
+    position = GAME.deal(17)
+    board = _Board(position)
+    near: dict[str, object] = {}
+    stalled = PatternPlanner(board, GAME, seed=1)
+    assert balance_search(stalled, board.start, _Budget(None, 150), 3.0, 2.0, best=near) is None
+    assert isinstance(near["at"], bytes) and stalled.out(near["at"]) > END_OUT  # 26 out when this was written
+    planner = PatternPlanner(board, GAME, seed=2)
+    budget = _Budget(None, 150)
+    found = balance_search(planner, board.start, budget, 10.0, 1.0)
+    assert found is not None, "gathered in 61 expansions when this test was written"
+    path, end = found
+    assert _reached(position, path) == end  # SolutionError if a swap is illegal
+    assert planner.out(end) == 0
+    assert 0 < budget.used <= 150
+
+
+def test_the_race_portfolios_begin_with_different_halves_of_the_same_settings() -> None:
+    half = len(BALANCE_PORTFOLIO) // 2
+    settings = [(imb, w) for imb, w, _s, _b in BALANCE_PORTFOLIO]
+    theirs = [(imb, w) for imb, w, _s, _b in RACE_PORTFOLIO]
+    assert sorted(settings) == sorted(theirs)
+    assert theirs[:half] == settings[half:] and theirs[half:] == settings[:half]
+    # each half holds a heavy imbalance setting (the one that gathers deal 17)
+    assert any(w == 1.0 and imb >= 10 for imb, w in settings[:half])
+    assert any(w == 1.0 and imb >= 10 for imb, w in theirs[:half])
+    # the race's portfolio goes round its own settings too, with growing budgets
+    rounds = list(itertools.islice(_attempts(RACE_PORTFOLIO), 3 * len(RACE_PORTFOLIO)))
+    for i, (imb, w, _seed, budget) in enumerate(rounds):
+        assert (imb, w) == theirs[i % len(theirs)]
+        assert budget == int(RACE_PORTFOLIO[i % len(RACE_PORTFOLIO)][3] * GROWTH ** (i // len(RACE_PORTFOLIO)))
