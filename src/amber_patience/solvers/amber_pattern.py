@@ -24,14 +24,15 @@ that came before. In short:
   are every exchange the sets allow, weighed at the level of sets and docked (:func:`dock_exchange`:
   a best-first search inside each block, :meth:`PatternPlanner.dock`) only when they come off the heap.
 * **Portfolio, end game, then sort.** :func:`plan_pattern` tries the balance searches of
-  ``BALANCE_PORTFOLIO`` in turn (growing budgets, new tie-breaks; :func:`_attempts`), each one that
-  stalls near the goal followed by a fresh balance search from its nearest position
-  (:func:`end_game`), until every card is in its block; then each block is sorted with only its own
-  cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
-  moves, kind plans).
+  ``BALANCE_PORTFOLIO`` (or of the race's other portfolio, ``RACE_PORTFOLIO``) in turn (growing
+  budgets, new tie-breaks; :func:`_attempts`), each one that stalls near the goal followed by a fresh
+  balance search from its nearest position (:func:`end_game`), until every card is in its block;
+  then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
+  The attempts share their caches (docks, moves, kind plans).
 
-It wins most fresh deals (node-limited benchmark, 10000 nodes: 16 of the 18 non-stranded deals 1-20,
-all 17 of 21-40, 14 of 17 of 41-60); the others stall in traps described in ``docs/solver-pattern.md``.
+It wins every non-stranded deal 1-60 within 10000 nodes as the race of ``amber.races_for`` runs it (this
+portfolio against ``RACE_PORTFOLIO``, the faster kept; seventh session); alone, one portfolio misses some
+(traps described in ``docs/solver-pattern.md``).
 """
 
 from __future__ import annotations
