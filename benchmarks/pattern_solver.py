@@ -2,6 +2,7 @@
 
     python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
     python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
+    python benchmarks/pattern_solver.py --race [--deals 1-40] [--solve 10000]
 
 Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
 ``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
@@ -17,6 +18,12 @@ expansions each; ``--configs imbalance:weight:seed,...`` for other settings): "w
 expansions) or the cards out where the search stalled, and CPU s; with ``--end`` each stalled search is
 followed by the end game (``end_game``: a fresh search from the stall when it is near the goal), as in
 the planner's portfolio.
+
+With ``--race``: each deal solved through ``solve`` once per portfolio of the race (``BALANCE_PORTFOLIO``, then
+``RACE_PORTFOLIO``), on one core (``amber.RACE`` off; node limit ``--solve``), and the faster of the two by CPU,
+the stand-in for the race on two cores: status, CPU s, nodes, length / lower bound each; a summary line with
+the wins, the median and p95 CPU s of the faster (a deal not won counts as its CPU) and the median length /
+bound.
 """
 
 from __future__ import annotations
@@ -31,11 +38,12 @@ from collections.abc import Iterator
 
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition
-from amber_patience.solvers import solve
+from amber_patience.solvers import amber, amber_pattern, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
     END_NODES,
+    RACE_PORTFOLIO,
     PatternPlanner,
     balance_search,
     end_game,
@@ -133,6 +141,46 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
     return 0
 
 
+def race(deals: list[int], nodes: int) -> int:
+    """One line per deal: ``solve`` once per portfolio of the race on one core, and the faster by CPU."""
+    game = get_game("pattern")
+    assert isinstance(game, AmberGame)
+    print(f"Pattern of Amber: each portfolio of the race alone (one core, node limit {nodes}); CPU s, nodes, "
+          "length/bound; then the faster of the two")
+    print(f"{'deal':>5} {'portfolio':>30} {'other portfolio':>30} {'faster':>16}")
+    race_on, default = amber.RACE, amber_pattern.BALANCE_PORTFOLIO
+    amber.RACE = False
+    faster: list[tuple[bool, float, float]] = []
+    try:
+        for number, position, _board in _playable(game, deals):
+            cells: list[str] = []
+            runs: list[tuple[bool, float, float]] = []
+            for portfolio in (BALANCE_PORTFOLIO, RACE_PORTFOLIO):
+                amber_pattern.BALANCE_PORTFOLIO = tuple(portfolio)  # the planner's default, for this solve
+                t0 = time.process_time()
+                solution = solve(position, time_limit=None, node_limit=nodes)
+                cpu = time.process_time() - t0
+                won = solution.status == "won"
+                ratio = len(solution.moves) / position.lower_bound() if won else 0.0
+                runs.append((won, cpu, ratio))
+                cells.append(f"{solution.status} {cpu:.2f} {solution.stats.get('nodes')} "
+                             + (f"{len(solution.moves)}/{position.lower_bound()}" if won else "-"))
+            best = min(runs, key=lambda r: (not r[0], r[1]))
+            faster.append(best)
+            print(f"{number:>5} {cells[0]:>30} {cells[1]:>30} {('won' if best[0] else 'not won'):>9} {best[1]:>6.2f}",
+                  flush=True)
+    finally:
+        amber.RACE, amber_pattern.BALANCE_PORTFOLIO = race_on, default
+    if faster:
+        cpus = sorted(cpu for _won, cpu, _ratio in faster)
+        p95 = cpus[min(len(cpus) - 1, round(0.95 * (len(cpus) - 1)))]
+        ratios = [ratio for won, _cpu, ratio in faster if won]
+        print(f"the faster of the two: won {sum(won for won, _c, _r in faster)}/{len(faster)}, median CPU s "
+              f"{statistics.median(cpus):.2f}, p95 {p95:.2f}"
+              + (f", median length/bound {statistics.median(ratios):.2f}" if ratios else ""))
+    return 0
+
+
 def parse_configs(text: str) -> list[tuple[float, float, int]]:
     """``"3:2:1,6:2:1"`` -> [(imbalance weight, weight, seed), ...]."""
     out: list[tuple[float, float, int]] = []
@@ -156,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve", type=int, default=3000, help="node limit of each deal's solve (0: skip)")
     parser.add_argument("--balance", action="store_true", help="only the balance searches one by one")
     parser.add_argument("--end", action="store_true", help="with --balance: each stalled search then the end game")
+    parser.add_argument("--race", action="store_true",
+                        help="each portfolio of the race alone on one core (node limit --solve), and the faster")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
@@ -163,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     if args.balance:
         return balance(args.deals, args.nodes, args.configs, args.end)
+    if args.race:
+        return race(args.deals, args.solve)
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
     solved: list[tuple[int, int, float]] = []

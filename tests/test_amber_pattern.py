@@ -25,7 +25,9 @@ from amber_patience.solvers.amber_pattern import (
     BLOCKS,
     END_NODES,
     END_OUT,
+    GROWTH,
     KINDS,
+    RACE_PORTFOLIO,
     Exchange,
     PatternPlanner,
     _attempts,
@@ -647,3 +649,40 @@ def test_moves_made_from_the_linked_cells_are_the_same_moves_in_the_same_order(n
         after = list(cont)
         after[i], after[k] = after[k], after[i]
         assert list(planner.block_moves(blk, after, linked)) == list(fresh.block_moves(blk, after))
+
+# --- seventh session: the search ---
+
+
+def test_a_heavy_imbalance_weight_gathers_deal_17_where_the_first_setting_stalls_far_out() -> None:
+    # deal 17's set-level trap: three blocks owe each other cards round a 3-cycle, and no two of them can
+    # trade directly; the first setting (3:2) stalls far from the goal, too far for the end game
+    position = GAME.deal(17)
+    board = _Board(position)
+    near: dict[str, object] = {}
+    stalled = PatternPlanner(board, GAME, seed=1)
+    assert balance_search(stalled, board.start, _Budget(None, 150), 3.0, 2.0, best=near) is None
+    assert isinstance(near["at"], bytes) and stalled.out(near["at"]) > END_OUT  # 26 out when this was written
+    planner = PatternPlanner(board, GAME, seed=2)
+    budget = _Budget(None, 150)
+    found = balance_search(planner, board.start, budget, 10.0, 1.0)
+    assert found is not None, "gathered in 61 expansions when this test was written"
+    path, end = found
+    assert _reached(position, path) == end  # SolutionError if a swap is illegal
+    assert planner.out(end) == 0
+    assert 0 < budget.used <= 150
+
+
+def test_the_race_portfolios_begin_with_different_halves_of_the_same_settings() -> None:
+    half = len(BALANCE_PORTFOLIO) // 2
+    settings = [(imb, w) for imb, w, _s, _b in BALANCE_PORTFOLIO]
+    theirs = [(imb, w) for imb, w, _s, _b in RACE_PORTFOLIO]
+    assert sorted(settings) == sorted(theirs)
+    assert theirs[:half] == settings[half:] and theirs[half:] == settings[:half]
+    # each half holds a heavy imbalance setting (the one that gathers deal 17)
+    assert any(w == 1.0 and imb >= 10 for imb, w in settings[:half])
+    assert any(w == 1.0 and imb >= 10 for imb, w in theirs[:half])
+    # the race's portfolio goes round its own settings too, with growing budgets
+    rounds = list(itertools.islice(_attempts(RACE_PORTFOLIO), 3 * len(RACE_PORTFOLIO)))
+    for i, (imb, w, _seed, budget) in enumerate(rounds):
+        assert (imb, w) == theirs[i % len(theirs)]
+        assert budget == int(RACE_PORTFOLIO[i % len(RACE_PORTFOLIO)][3] * GROWTH ** (i // len(RACE_PORTFOLIO)))
