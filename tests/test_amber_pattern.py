@@ -672,15 +672,17 @@ def test_a_heavy_imbalance_weight_gathers_deal_17_where_the_first_setting_stalls
     assert 0 < budget.used <= 150
 
 
-def test_the_race_portfolios_begin_with_different_halves_of_the_same_settings() -> None:
-    half = len(BALANCE_PORTFOLIO) // 2
+def test_the_race_portfolios_keep_the_six_settings_first_and_end_with_a_heavy_one() -> None:
     settings = [(imb, w) for imb, w, _s, _b in BALANCE_PORTFOLIO]
     theirs = [(imb, w) for imb, w, _s, _b in RACE_PORTFOLIO]
-    assert sorted(settings) == sorted(theirs)
-    assert theirs[:half] == settings[half:] and theirs[half:] == settings[:half]
-    # each half holds a heavy imbalance setting (the one that gathers deal 17)
-    assert any(w == 1.0 and imb >= 10 for imb, w in settings[:half])
-    assert any(w == 1.0 and imb >= 10 for imb, w in theirs[:half])
+    # the six settings of before first (the race's from the fourth on), so that the deals they win are won as
+    # before; then each portfolio's heavy imbalance setting (the one that gathers deal 17)
+    assert theirs[:6] == settings[3:6] + settings[:3]
+    assert all(w > 1.0 and imb <= 6 for imb, w in settings[:6])
+    assert [(imb, w) for imb, w in settings[6:]] == [(12.0, 1.0)] and theirs[6:] == [(10.0, 1.0)]
+    assert RACE_PORTFOLIO[6][2] == 2  # the seed with which 10:1 gathers deal 17 (the test above)
+    # other seeds than the first portfolio's
+    assert not {s for _i, _w, s, _b in BALANCE_PORTFOLIO[:6]} & {s for _i, _w, s, _b in RACE_PORTFOLIO[:6]}
     # the race's portfolio goes round its own settings too, with growing budgets
     rounds = list(itertools.islice(_attempts(RACE_PORTFOLIO), 3 * len(RACE_PORTFOLIO)))
     for i, (imb, w, _seed, budget) in enumerate(rounds):
