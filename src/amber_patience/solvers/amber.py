@@ -338,23 +338,19 @@ class _Board:
         lone = self.lone
         block = self.block
 
+        def lands(at: Sequence[int], card: int, cell: int, left: int, arriving: int) -> bool:
+            # ``card`` lands in ``cell`` beside a rank-neighbour; the cell ``left`` holds ``arriving`` by then
+            want = nbm[card]
+            for t in adj[cell]:  # noqa: SIM110 (a loop: any() over a generator costs more, a million calls a solve)
+                if want >> (arriving if t == left else at[t]) & 1:
+                    return True
+            return False
+
         def legal(at: Sequence[int], p: int, q: int) -> bool:
             if p == q or fixed[p] or fixed[q]:
                 return False
             x, y = at[p], at[q]
-            want = nbm[x]  # x lands in q, y in p
-            for t in adj[q]:
-                if want >> (y if t == p else at[t]) & 1:
-                    break
-            else:
-                return False
-            want = nbm[y]
-            for t in adj[p]:
-                if want >> (x if t == q else at[t]) & 1:
-                    break
-            else:
-                return False
-            return True
+            return lands(at, x, q, p, y) and lands(at, y, p, q, x)
 
         def legal_lone(at: Sequence[int], p: int, q: int) -> bool:
             if p == q or fixed[p] or fixed[q]:
@@ -362,21 +358,7 @@ class _Board:
             if block[p] != block[q] and p != lone and q != lone:
                 return False  # the two blocks meet only through the lone cell
             x, y = at[p], at[q]
-            if q != lone:
-                want = nbm[x]
-                for t in adj[q]:
-                    if want >> (y if t == p else at[t]) & 1:
-                        break
-                else:
-                    return False
-            if p != lone:
-                want = nbm[y]
-                for t in adj[p]:
-                    if want >> (x if t == q else at[t]) & 1:
-                        break
-                else:
-                    return False
-            return True
+            return (q == lone or lands(at, x, q, p, y)) and (p == lone or lands(at, y, p, q, x))
 
         return legal if lone < 0 else legal_lone
 
