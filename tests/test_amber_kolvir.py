@@ -7,7 +7,6 @@ solution is replayed by the rules engine.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any
 
@@ -16,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.games import get_game
-from amber_patience.games.amber import AmberPosition, Swap
+from amber_patience.games.amber import Swap
 from amber_patience.solvers import amber, amber_kolvir, replay, solve
 from amber_patience.solvers.amber_shorten import shorten
-from test_amber_solver import _near_goal
+from test_amber_solver import _near_goal, _random_play
 
 GAME = get_game("kolvir")
 
@@ -32,16 +31,6 @@ def _regions(board: amber._Board) -> tuple[list[int], list[int], tuple[tuple[int
         for c in part:
             region_of[c] = r
     return [region_of[board.target[x]] for x in range(board.n)], region_of, parts
-
-
-def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.play(rng.choice(moves))
-    return position
 
 
 @pytest.fixture

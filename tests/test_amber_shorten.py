@@ -21,6 +21,7 @@ from amber_patience.games.amber import GAMES, AmberPosition, Swap
 from amber_patience.games.base import IllegalMoveError
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import amber_shorten, solve
+from test_amber_solver import _random_play
 
 
 def _states(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[bytes]:
@@ -553,12 +554,8 @@ def test_the_solvers_move_rule_is_the_rules_engines(name: str, number: int, seed
     board = amber_solver._Board(position)
     game = position.game
     index = {card: i for i, card in enumerate(game.deck.cards)}
+    position = _random_play(position, steps, seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.play(rng.choice(moves))
     at = bytes(index[card] for card in position.cards)
     n = board.n
     listed = [(m.a, m.b) for m in position.legal_moves() if isinstance(m, Swap)]
