@@ -399,14 +399,20 @@ def test_the_balance_search_gathers_a_fresh_deal_with_legal_swaps() -> None:
     position = GAME.deal(7)
     assert not position.stranded_kinds()
     board = _Board(position)
-    planner = PatternPlanner(board, GAME, seed=1)
-    budget = _Budget(None, 300)
-    found = balance_search(planner, board.start, budget, 3.0, 2.0)
-    assert found is not None, "deal 7 was gathered in 58 expansions when this test was written"
+    _assert_gathers(position, board, 1, 300, 3.0, 2.0, "deal 7 gathered in 58 expansions when this test was written")
+
+
+def _assert_gathers(position: AmberPosition, board: _Board, seed: int, nodes: int, imbalance_weight: float,
+                    weight: float, why: str) -> None:
+    """A balance search with this setting gathers ``position`` within ``nodes`` expansions, by legal swaps."""
+    planner = PatternPlanner(board, GAME, seed=seed)
+    budget = _Budget(None, nodes)
+    found = balance_search(planner, board.start, budget, imbalance_weight, weight)
+    assert found is not None, why
     path, end = found
     assert _reached(position, path) == end  # SolutionError if a swap is illegal
     assert planner.out(end) == 0
-    assert 0 < budget.used <= 300
+    assert 0 < budget.used <= nodes
 
 
 def test_the_balance_search_reports_its_nearest_position_when_the_budget_runs_out() -> None:
@@ -662,14 +668,7 @@ def test_a_heavy_imbalance_weight_gathers_deal_17_where_the_first_setting_stalls
     stalled = PatternPlanner(board, GAME, seed=1)
     assert balance_search(stalled, board.start, _Budget(None, 150), 3.0, 2.0, best=near) is None
     assert isinstance(near["at"], bytes) and stalled.out(near["at"]) > END_OUT  # 26 out when this was written
-    planner = PatternPlanner(board, GAME, seed=2)
-    budget = _Budget(None, 150)
-    found = balance_search(planner, board.start, budget, 10.0, 1.0)
-    assert found is not None, "gathered in 61 expansions when this test was written"
-    path, end = found
-    assert _reached(position, path) == end  # SolutionError if a swap is illegal
-    assert planner.out(end) == 0
-    assert 0 < budget.used <= 150
+    _assert_gathers(position, board, 2, 150, 10.0, 1.0, "gathered in 61 expansions when this test was written")
 
 
 def test_the_race_portfolios_keep_the_six_settings_first_and_end_with_a_heavy_one() -> None:
