@@ -604,17 +604,12 @@ class PatternPlanner:
         part in no swap inside it (it would land beside no neighbour), and swaps inside a block never
         change which cards it holds: so if ``stay`` is such a card, some card beside it must be able
         to move, and some wanted card too."""
-        present = set(cont)
-        nb = self.board.nb
-
-        def mobile(x: int) -> bool:
-            return nb[x][0] in present or nb[x][1] in present
-
-        if mobile(stay):
-            return True
+        linked = set(self.linked_cells(cont))  # the cells whose card can move
         a = cont.index(stay)
-        return (any(mobile(cont[c]) and not self.frozen[blk][c] for c in self.adj[blk][a])
-                and any(mobile(w) for w in wanted))
+        if a in linked:
+            return True
+        return (any(c in linked and not self.frozen[blk][c] for c in self.adj[blk][a])
+                and any(cont.index(w) in linked for w in wanted))
 
     # -- the rank potential
 
