@@ -415,12 +415,19 @@ def _assert_gathers(position: AmberPosition, board: _Board, seed: int, nodes: in
     assert 0 < budget.used <= nodes
 
 
+def _stalled(board: _Board, seed: int, nodes: int) -> tuple[PatternPlanner, dict[str, object]]:
+    """A balance search of the first setting (3:2) that does not gather within ``nodes`` expansions: its
+    planner, and what it reports of its nearest position."""
+    planner = PatternPlanner(board, GAME, seed=seed)
+    near: dict[str, object] = {}
+    assert balance_search(planner, board.start, _Budget(None, nodes), 3.0, 2.0, best=near) is None
+    return planner, near
+
+
 def test_the_balance_search_reports_its_nearest_position_when_the_budget_runs_out() -> None:
     position = GAME.deal(7)
     board = _Board(position)
-    planner = PatternPlanner(board, GAME, seed=1)
-    near: dict[str, object] = {}
-    assert balance_search(planner, board.start, _Budget(None, 5), 3.0, 2.0, best=near) is None
+    planner, near = _stalled(board, 1, 5)
     at, path = near["at"], near["path"]
     assert isinstance(at, bytes) and isinstance(path, list)
     assert planner.out(at) < planner.out(board.start)
@@ -439,9 +446,7 @@ def test_the_portfolio_goes_round_the_balance_settings_with_growing_budgets_and_
 def test_the_end_game_gathers_from_where_a_balance_search_stalled() -> None:
     position = GAME.deal(13)
     board = _Board(position)
-    planner = PatternPlanner(board, GAME, seed=1)
-    near: dict[str, object] = {}
-    assert balance_search(planner, board.start, _Budget(None, 35), 3.0, 2.0, best=near) is None
+    planner, near = _stalled(board, 1, 35)
     stalled, before = near["at"], near["path"]
     assert isinstance(stalled, bytes) and isinstance(before, list)
     assert 0 < planner.out(stalled) <= END_OUT  # 12 out when this test was written
@@ -664,9 +669,7 @@ def test_a_heavy_imbalance_weight_gathers_deal_17_where_the_first_setting_stalls
     # trade directly; the first setting (3:2) stalls far from the goal, too far for the end game
     position = GAME.deal(17)
     board = _Board(position)
-    near: dict[str, object] = {}
-    stalled = PatternPlanner(board, GAME, seed=1)
-    assert balance_search(stalled, board.start, _Budget(None, 150), 3.0, 2.0, best=near) is None
+    stalled, near = _stalled(board, 1, 150)
     assert isinstance(near["at"], bytes) and stalled.out(near["at"]) > END_OUT  # 26 out when this was written
     _assert_gathers(position, board, 2, 150, 10.0, 1.0, "gathered in 61 expansions when this test was written")
 
