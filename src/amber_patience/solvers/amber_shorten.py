@@ -181,9 +181,9 @@ def _tables(board: _Board) -> tuple[list[int], list[frozenset[int]]]:
 class _Window:
     """The move rule inside a window of cells whose outside never changes (the cards outside stay
     as in ``start``): what the outside cells offer each window cell is computed once, as bit masks
-    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test compares them). The
-    tables are lists by index in ``cells`` (sorted, so index order is cell order), as :func:`_rejoin`
-    reads them."""
+    of the cards welcome there. The same rule as ``_Board.legal_swap`` (a test lists a window's swaps from
+    these tables, as :func:`_rejoin` does, and compares them). The tables are lists by index in ``cells``
+    (sorted, so index order is cell order), as :func:`_rejoin` reads them."""
 
     def __init__(self, board: _Board, start: bytes | bytearray, cells: list[int]) -> None:
         nbm, _ = _tables(board)
@@ -214,29 +214,6 @@ class _Window:
         self.amask = [board.adjmask[c] for c in self.cells]
         self.blocks = [board.block[c] for c in self.cells]
 
-    def legal_pairs(self, at: bytes | bytearray) -> list[tuple[int, int]]:
-        """Every legal swap (a, b), a < b, among the window's cells."""
-        nbm, lone, cells, blocks, amask = self.nbm, self.lone, self.cells, self.blocks, self.amask
-        welcome = []
-        for k in range(len(cells)):
-            m = self.static[k]
-            for t in self.dyn[k]:
-                m |= nbm[at[t]]
-            welcome.append(m)  # a card does not welcome itself, so this holds for a card leaving its cell too
-        out = []
-        for i, a in enumerate(cells):
-            x = at[a]
-            wa, ma, nx, ba = welcome[i], amask[i], nbm[x], blocks[i]
-            for j in range(i + 1, len(cells)):
-                b = cells[j]
-                if lone >= 0 and blocks[j] != ba and a != lone and b != lone:
-                    continue  # Kolvir: the two blocks meet only through the lone cell
-                y = at[b]
-                # two touching neighbours may always swap; otherwise each card needs a neighbour where it lands
-                if (ma >> b & 1 and nx >> y & 1) or (
-                        (b == lone or welcome[j] >> x & 1) and (a == lone or wa >> y & 1)):
-                    out.append((a, b))
-        return out
 
 
 def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int,
@@ -612,17 +589,6 @@ def _trace_windows_live(path: list[tuple[int, int]], i: int, near: list[frozense
         yield t, window, skipped, before
 
 
-def _trace_windows(path: list[tuple[int, int]], i: int, near: list[frozenset[int]],
-                   swaps: int = TRACE_SWAPS, cells: int = TRACE_CELLS, span: int = TRACE_SPAN
-                   ) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
-    """The windows that start with swap ``i``, growing: ``(t, window, before, after)`` where
-    ``window`` are the indices of the swaps in it (``i`` first, ``t`` last), ``before`` the other
-    swaps of ``i..t`` that some swap of the window depends on, ``after`` the rest of ``i..t``
-    (:func:`_trace_windows_live`, whose lists these are)."""
-    for t, window, skipped, before in _trace_windows_live(path, i, near, swaps, cells, span):
-        yield (t, list(window), *_around_window(i, t, window, skipped, before))
-
-
 def _around_window(i: int, t: int, window: list[int], skipped: list[int], before: set[int]
                    ) -> tuple[list[int], list[int]]:
     """The swaps of ``i..t`` that go before a window and those that go after it, in order."""
@@ -634,7 +600,7 @@ def _around_window(i: int, t: int, window: list[int], skipped: list[int], before
 def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None,
                    swaps: int = TRACE_SWAPS, cells_cap: int = TRACE_CELLS, span: int = TRACE_SPAN,
                    node_cap: int = TRACE_NODES) -> list[tuple[int, int]]:
-    """Re-join windows made of the swaps that depend on each other (:func:`_trace_windows`): a
+    """Re-join windows made of the swaps that depend on each other (:func:`_trace_windows_live`): a
     window with far fewer cells than the swaps around it touch, so longer windows can be re-joined
     (:func:`_rejoin`, ending exactly where the window ended). The swaps moved out of the way and
     the new ones are replayed with the move rule before they are kept."""
