@@ -866,12 +866,7 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
             da, db = d.get(a, a), d.get(b, b)
             # skip b: d becomes d after b (a swap within one of d's cycles splits it: one swap fewer makes d)
             if len(d) + (not ina) + (not inb) <= cells_cap:
-                skipped = dict(d)
-                skipped[a], skipped[b] = db, da
-                if db == a:
-                    del skipped[a]
-                if da == b:
-                    del skipped[b]
+                skipped = _skip(d, a, b)
                 same = False
                 if ina:
                     c = da
