@@ -240,11 +240,12 @@ def test_a_racer_ignores_ctrl_c_which_is_its_parents_to_handle() -> None:
 
 
 _ORPHAN_PARENT = '''
-import sys, time
+import os, sys, time
 from amber_patience.solvers.amber import _Budget, _race
 
 def report(budget):
-    print("racer", __import__("os").getpid(), flush=True)
+    with open(sys.argv[1], "a") as pids:  # a file of the test's own: the parent's stdout may carry other text
+        pids.write(f"{os.getpid()}\\n")
     time.sleep(120)
     return None
 
@@ -252,15 +253,24 @@ _race({"a": report, "b": report}, _Budget(None, 10))
 '''
 
 
-def test_a_racer_ends_when_its_parent_is_killed_outright() -> None:
+def test_a_racer_ends_when_its_parent_is_killed_outright(tmp_path) -> None:
     """SIGKILL gives the parent no chance to stop its racers: they notice and end on their own."""
     import subprocess
     import sys
 
-    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    assert parent.stdout is not None
-    racers = [int(parent.stdout.readline().split()[1]) for _ in range(2)]
+    pids, said = tmp_path / "racers", tmp_path / "parent-output"
+    with open(said, "w") as output:
+        parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT, str(pids)], stdout=output,
+                                  stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    give_up = time.perf_counter() + 60
+    racers: list[int] = []
+    while len(racers) < 2 and parent.poll() is None and time.perf_counter() < give_up:
+        time.sleep(0.05)
+        racers = [int(line) for line in pids.read_text().split("\n")[:-1]] if pids.exists() else []  # whole lines
+    if len(racers) < 2:
+        parent.kill()
+        parent.wait()
+    assert len(racers) == 2, f"the racers did not start (parent's exit code {parent.returncode}): {said.read_text()!r}"
     assert all(_alive(pid) for pid in racers)
     parent.kill()
     parent.wait()
