@@ -94,10 +94,11 @@ def test_each_raced_plan_gets_the_budget_left() -> None:
         seen.put((budget.cap, budget.deadline))
         return None
 
-    budget = _Budget(123.0, 1000)
+    deadline = time.perf_counter() + 100
+    budget = _Budget(deadline, 1000)
     budget.used = 400
     assert _race({"a": record, "b": record}, budget) is None
-    assert [seen.get(timeout=10), seen.get(timeout=10)] == [(600, 123.0), (600, 123.0)]
+    assert [seen.get(timeout=10), seen.get(timeout=10)] == [(600, deadline), (600, deadline)]
 
 
 def _can_race_in_child(out: multiprocessing.queues.Queue) -> None:  # type: ignore[name-defined]
@@ -278,3 +279,22 @@ def test_a_racer_ends_when_its_parent_is_killed_outright(tmp_path) -> None:
     while any(_alive(pid) for pid in racers) and time.perf_counter() < give_up:
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in racers), "a racer goes on searching after its parent was killed"
+
+
+def test_a_racer_silent_past_the_deadline_is_stopped_and_the_race_finds_nothing(monkeypatch) -> None:
+    """A racer stuck where no deadline is checked (a lock held by another thread at the fork) does not hold
+    the parent forever: ``RACE_GRACE`` after the deadline, the race gives up and stops it."""
+    monkeypatch.setattr(amber_solver, "RACE_GRACE", 0.5)
+    queue = multiprocessing.get_context("fork").Queue()
+    budget = _Budget(time.perf_counter() + 0.5, None)
+    started = time.perf_counter()
+    assert _race({"stuck": _report_pid(60, queue)}, budget) is None
+    assert time.perf_counter() - started < 30  # not the stuck racer's 60 s
+    stuck = queue.get(timeout=10)
+    assert not _alive(stuck), "the stuck racer is still running"
+
+
+def test_a_racer_that_answers_within_the_grace_is_heard() -> None:
+    budget = _Budget(time.perf_counter() + 0.1, None)  # the answer comes after the deadline, within RACE_GRACE
+    assert _race({"late": _sleep_then(0.6, [(7, 8)], used=3)}, budget) == ("late", [(7, 8)])
+    assert budget.used == 3

@@ -1204,10 +1204,18 @@ def _orphan_watch(parent: int) -> None:
     os._exit(0)
 
 
+#: Seconds past the deadline that the parent of a race still waits for a racer's answer. A racer checks the
+#: deadline as it searches, so only a stuck one (forked from a threaded server while another thread held a
+#: lock it then needs) stays silent longer: it is stopped, and the race has found nothing. (A plan may run a
+#: little past the deadline: Kolvir shortens its last solution for at least 0.5 s; a busy machine slows it.)
+RACE_GRACE = 5.0
+
+
 def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) -> tuple[str, Path] | None:
     """Run ``runs`` (name -> a plan run within a budget) at the same time, each in a forked process with the
     whole of ``budget`` (its deadline, and its node cap for each): the first to win is kept (its name and
-    path) and the others are stopped. ``budget.used`` grows by the states of every plan that finished."""
+    path) and the others are stopped. ``budget.used`` grows by the states of every plan that finished. Racers
+    still silent ``RACE_GRACE`` seconds after the deadline are stopped too, and the race returns None."""
     context = multiprocessing.get_context("fork")
     racers: dict[Connection, tuple[str, multiprocessing.process.BaseProcess]] = {}
     try:
@@ -1220,7 +1228,11 @@ def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) ->
             writer.close()
             racers[reader] = (name, process)
         while racers:
-            for reader in wait(list(racers)):
+            timeout = None if budget.deadline is None else max(0.0, budget.deadline + RACE_GRACE - time.perf_counter())
+            ready = wait(list(racers), timeout)
+            if not ready:  # silent past the deadline: stuck (e.g. on a lock another thread held at the fork)
+                return None
+            for reader in ready:
                 name, process = racers.pop(reader)
                 try:
                     kind, result, used = reader.recv()
