@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import sqlite3
 import sys
@@ -386,14 +387,18 @@ def test_amber_hint_on_a_lost_position_says_why(monkeypatch: pytest.MonkeyPatch,
 
 def test_the_play_loop_gives_the_hint_then_the_whole_line_s_length(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Path 36 deal 2: the whole line does not begin with the hint; the length said is the line's through it."""
     monkeypatch.setattr(amber, "RACE", False)
     start = get_game("path-36").deal(2)
-    whole = solvers.solve(start, time_limit=20).moves
     status, out, err = _cli(monkeypatch, capsys, ["play", "path-36", "-n", "2"], "hint\nquit\n")
     assert status == 0, err
     line = next(text for text in out.splitlines() if "Hint: " in text)
-    assert line.endswith(f"(a winning line of {len(whole)} moves)")
-    assert any(start.move_text(m) in line for m in start.legal_moves())
+    move = next(m for m in start.legal_moves() if f"Hint: {start.move_text(m)} " in line)
+    kept = LineCache(Store(os.environ[store.DB_ENV]))  # the default store: the play session kept its lines there
+    whole, through = kept.get(start), kept.get(start.play(move))
+    assert whole is not None and through is not None and replay(start.play(move), through).is_won()
+    assert line.endswith(f"(a winning line of {1 + len(through)} moves)")
+    assert len(whole) <= 1 + len(through) < len(solvers.solve(start, time_limit=20, quick=True).moves)
 
 
 def test_the_server_answers_a_first_hint_quick_and_keeps_the_whole_line(

@@ -526,6 +526,9 @@ class PlaySession:
             self.out.write(f"Hint: {self.position.move_text(move)} — {self.position.describe_move(move)} ")
             self.out.flush()  # at once: a quick line is shortened whole before its length is said
             line = answer.moves if answer.finish is None else answer.finish()
+            if line[0] != move:  # the whole line begins otherwise: say the length of the one kept through the hint
+                through = self.lines.get(self.position.play(move))
+                line = [move, *through] if through else answer.moves
             self.say(f"(a winning line of {len(line)} moves)")
         else:
             self.say(f"No hint: {answer.detail}.")
