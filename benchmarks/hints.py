@@ -83,7 +83,8 @@ def run(name: str, deals: range, time_limit: float, folder: Path) -> None:
         again.append(time.perf_counter() - t0)
         assert rest.status == "won" and not rest.stats, "the second hint should come from the kept line"
     print(f"{name}: first hint found on {found}/{len(deals)} deals; first hint median {statistics.median(first):.2f} s,"
-          f" p95 {percentile(first, 0.95):.2f} s (CPU median {statistics.median(first_cpu):.2f} s);"
+          f" p95 {percentile(first, 0.95):.2f} s (CPU median {statistics.median(first_cpu):.2f} s,"
+          f" p95 {percentile(first_cpu, 0.95):.2f} s);"
           f" shortening after it median {statistics.median(finishing) if finishing else float('nan'):.2f} s,"
           f" p95 {percentile(finishing, 0.95):.2f} s; next hint along the kept line median "
           f"{statistics.median(again) if again else float('nan'):.3f} s, p95 {percentile(again, 0.95):.3f} s",

@@ -1359,7 +1359,6 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     return Solution("won", list(moves), stats)
 
 
-
 def finish(position: Position, solution: Solution, *, time_limit: float | None = None) -> Solution:
     """A quick solution (``solve(shorten_first=...)``) made what :func:`solve` returns without it: the path
     found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole."""
