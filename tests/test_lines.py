@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import random
 import sqlite3
 import sys
 from pathlib import Path
@@ -12,14 +14,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from amber_patience import solvers, store
 from amber_patience.cli import main
 from amber_patience.games import get_game
 from amber_patience.games.base import Position
-from amber_patience.solvers import replay
+from amber_patience.solvers import amber, replay
 from amber_patience.solvers.lines import Analyst, LineCache, position_key, winning_line
 from amber_patience.store import SCHEMA_VERSION, Store
 from amber_patience.web.server import create_app
@@ -234,3 +236,202 @@ def test_the_server_has_the_hint_ready_before_it_is_asked(tmp_path: Path, monkey
     position = get_game("path-36").position_from_json(moved.json()["position"])
     assert replay(position, [position.game.move_from_json(m["move"]) for m in solution["moves"]]).is_won()
     app.state.service.analyst.close()
+
+
+# -- quick hints (eighth session): the hint from a quick line, the line shortened whole afterwards ----------
+
+
+def _random_play(position: Position, seed: int, steps: int) -> Position:
+    chooser = random.Random(seed)
+    for _ in range(steps):
+        if position.is_won() or position.is_lost():
+            break
+        position = position.play(chooser.choice(position.legal_moves()))
+    return position
+
+
+def _check_quick_hint(name: str, number: int, seed: int, steps: int) -> None:
+    """The quick solution of a position after random play: its first move is legal and its line wins (the
+    rules engine replays it); made whole, it still wins and is no longer."""
+    position = _random_play(get_game(name).deal(number), seed, steps)
+    assume(not position.is_won())
+    quick = solvers.solve(position, time_limit=5, quick=True)
+    if quick.status == "lost":
+        assert position.lost_reason() is not None and not quick.moves
+        return
+    assume(quick.status == "won")  # a rare position beyond 5 s: nothing to check
+    assert quick.moves[0] in position.legal_moves() and replay(position, quick.moves).is_won()
+    whole = solvers.finish(position, quick)
+    assert not solvers.is_quick(whole) and replay(position, whole.moves).is_won()
+    assert len(whole.moves) <= len(quick.moves) and whole.stats["length"] == len(whole.moves)
+    assert solvers.is_quick(quick) == (name != "kolvir")  # Kolvir's planner shortens its attempts itself
+
+
+@pytest.mark.parametrize("name", ["path-36", "path-52", "path"])
+@settings(max_examples=2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(number=st.integers(1, 10_000), seed=st.integers(0, 2**32), steps=st.integers(0, 6))
+def test_a_quick_hint_is_the_first_move_of_a_winning_line(monkeypatch: pytest.MonkeyPatch, name: str, number: int,
+                                                           seed: int, steps: int) -> None:
+    monkeypatch.setattr(amber, "RACE", False)  # one process: the test stays cheap
+    _check_quick_hint(name, number, seed, steps)
+
+
+@pytest.mark.parametrize("name", ["kolvir", "arden", "pattern"])
+@settings(max_examples=1, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(number=st.integers(1, 10_000), seed=st.integers(0, 2**32), steps=st.integers(0, 6))
+def test_a_quick_hint_of_the_slower_layouts_is_the_first_move_of_a_winning_line(
+        monkeypatch: pytest.MonkeyPatch, name: str, number: int, seed: int, steps: int) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    _check_quick_hint(name, number, seed, steps)
+
+
+def test_solvers_hint_is_the_quick_solution_s_first_move() -> None:
+    position = get_game("path-36").deal(2)
+    assert solvers.hint(position, time_limit=20) == solvers.solve(position, time_limit=20, quick=True).moves[0]
+
+
+@pytest.mark.parametrize(("name", "number"), [("path-36", 2), ("path-36", 9), ("path", 3)])
+def test_the_line_kept_after_a_quick_hint_is_the_whole_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                            name: str, number: int) -> None:
+    """Path 36 deal 2: the whole line does not begin with the hint; the line through the hint is kept too."""
+    monkeypatch.setattr(amber, "RACE", False)  # deterministic: the same path found twice
+    position = get_game(name).deal(number)
+    whole = solvers.solve(position, time_limit=20).moves
+    cache = LineCache(Store(tmp_path / "lines.sqlite3"))
+    answer = winning_line(position, 20, cache, quick=True)
+    assert answer.status == "won" and answer.finish is not None and replay(position, answer.moves).is_won()
+    hint = answer.moves[0]
+    assert cache.get(position, quick=True) == answer.moves  # not shortened yet: a hint may take it
+    assert answer.finish() == whole and answer.finish() == whole  # shortened once: what solve returns
+    assert cache.get(position) == whole and cache.get(position, quick=True) == whole
+    after = position.play(hint)
+    through = cache.get(after)
+    assert through is not None and replay(after, through).is_won() and len(through) < len(answer.moves)
+    if whole[0] == hint:
+        assert through == whole[1:]
+    fresh = LineCache(Store(tmp_path / "lines.sqlite3"))  # a new process reads the kept lines from the file
+    assert fresh.get(position) == whole and fresh.get(after) == through
+
+
+def test_a_quick_line_is_shortened_whole_before_anything_but_its_first_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    position = get_game("path-36").deal(2)
+    finished: list[Position] = []
+    real_finish = solvers.finish
+
+    def counting(start: Position, solution: Any, **kw: Any) -> Any:
+        finished.append(start)
+        return real_finish(start, solution, **kw)
+
+    monkeypatch.setattr(solvers, "finish", counting)
+    cache = LineCache()
+    answer = winning_line(position, 20, cache, quick=True)
+    assert answer.stats["shortened_first"] == solvers.QUICK_OPTIONS["amber"]["shorten_first"]
+    again = winning_line(position, 20, cache, quick=True)  # the first hint again: the quick line, as it is
+    assert again.moves == answer.moves and again.finish is None and not finished
+    assert cache.knows(position) and cache.knows(position.play(answer.moves[0])) and not finished
+    calls = _no_solver(monkeypatch)
+    rest = winning_line(position.play(answer.moves[0]), 20, cache, quick=True)  # the next hint: shortened first
+    assert len(finished) == 1 and not calls and rest.finish is None
+    assert len(rest.moves) < len(answer.moves) - 1
+    assert answer.finish() == cache.get(position) and len(finished) == 1  # done already: not again
+
+
+def test_the_cache_keeps_the_shorter_rest_where_lines_meet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    position = get_game("path-36").deal(9)
+    quick = solvers.solve(position, time_limit=20, quick=True).moves
+    whole = solvers.solve(position, time_limit=20).moves
+    assert len(whole) < len(quick)
+    cache = LineCache()
+    cache.put(position, whole)
+    cache.put(position, quick)  # a longer line from the same position: the shorter stays
+    assert cache.get(position) == whole
+    cache.put(position, whole[:0] + whole)
+    other = LineCache()
+    other.put(position, quick)
+    other.put(position, whole)  # a shorter one replaces it
+    assert other.get(position) == whole
+    end = replay(position, quick[:-1])  # one move from the end of the longer line: its own rest is shortest
+    assert other.get(end) == quick[-1:]
+
+
+def test_amber_hint_prints_a_quick_hint_and_keeps_the_whole_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    db = str(tmp_path / "hints.sqlite3")
+    position = get_game("path-36").deal(2)
+    whole = solvers.solve(position, time_limit=20).moves
+    status, out, err = _cli(monkeypatch, capsys, ["hint", "--db", db], json.dumps(position.to_json()))
+    assert status == 0, err
+    move = position.game.move_from_json(json.loads(out)["move"])
+    assert LineCache(Store(db)).get(position) == whole  # kept whole before the command ended
+    after = position.play(move)
+    calls = _no_solver(monkeypatch)
+    status, out, err = _cli(monkeypatch, capsys, ["hint", "--db", db], json.dumps(after.to_json()))
+    assert status == 0 and not calls, err
+    rest = LineCache(Store(db)).get(after)
+    assert rest is not None and json.loads(out)["move"] == rest[0].to_json() and replay(after, rest).is_won()
+
+
+def test_amber_hint_on_a_lost_position_says_why(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    stranded = get_game("pattern").deal(4)  # its bottom-right block holds no clubs (docs/rules.md)
+    status, out, err = _cli(monkeypatch, capsys, ["hint", "--db", str(tmp_path / "h.sqlite3")],
+                            json.dumps(stranded.to_json()))
+    assert status == 1 and json.loads(out) == {"move": None, "status": "lost"}
+    assert "can never get one back" in err and "Traceback" not in err
+
+
+def test_the_play_loop_gives_the_hint_then_the_whole_line_s_length(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Path 36 deal 2: the whole line does not begin with the hint; the length said is the line's through it."""
+    monkeypatch.setattr(amber, "RACE", False)
+    start = get_game("path-36").deal(2)
+    status, out, err = _cli(monkeypatch, capsys, ["play", "path-36", "-n", "2"], "hint\nquit\n")
+    assert status == 0, err
+    line = next(text for text in out.splitlines() if "Hint: " in text)
+    move = next(m for m in start.legal_moves() if f"Hint: {start.move_text(m)} " in line)
+    kept = LineCache(Store(os.environ[store.DB_ENV]))  # the default store: the play session kept its lines there
+    whole, through = kept.get(start), kept.get(start.play(move))
+    assert whole is not None and through is not None and replay(start.play(move), through).is_won()
+    assert line.endswith(f"(a winning line of {1 + len(through)} moves)")
+    assert len(whole) <= 1 + len(through) < len(solvers.solve(start, time_limit=20, quick=True).moves)
+
+
+def test_the_server_answers_a_first_hint_quick_and_keeps_the_whole_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    position = get_game("path-36").deal(2)
+    whole = solvers.solve(position, time_limit=20).moves
+    quick = solvers.solve(position, time_limit=20, quick=True).moves
+    app = create_app(tmp_path / "web.sqlite3")
+    client = TestClient(app)
+    state = client.post("/api/games", json={"game": "path-36", "number": 2}).json()
+    hint = client.get(f"/api/games/{state['id']}/hint")
+    assert hint.status_code == 200 and hint.json()["move"] in [m["move"] for m in state["legal_moves"]]
+    solution = client.get(f"/api/games/{state['id']}/solution").json()  # waits for the shortening if it runs
+    assert solution["status"] == "won" and [m["move"] for m in solution["moves"]] == [m.to_json() for m in whole]
+    calls = _no_solver(monkeypatch)
+    moved = client.post(f"/api/games/{state['id']}/moves", json={"move": hint.json()["move"]}).json()
+    following = client.get(f"/api/games/{state['id']}/hint")
+    assert following.status_code == 200 and not calls
+    after = get_game("path-36").position_from_json(moved["position"])
+    rest = client.get(f"/api/games/{state['id']}/solution").json()
+    moves = [after.game.move_from_json(m["move"]) for m in rest["moves"]]
+    assert moves[0].to_json() == following.json()["move"] and replay(after, moves).is_won() and not calls
+    assert len(moves) < len(quick) - 1  # the rest of the quick line, shortened whole
+
+
+def test_the_analyst_keeps_the_whole_line_after_its_quick_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber, "RACE", False)
+    position = get_game("path-36").deal(9)
+    whole = solvers.solve(position, time_limit=20).moves
+    cache = LineCache()
+    analyst = Analyst(cache, seconds=20)
+    analyst.show(position)
+    assert analyst.wait(position, 60) or cache.knows(position)
+    assert analyst.idle(60) and cache.get(position) == whole and analyst.runs == 1
+    analyst.close()

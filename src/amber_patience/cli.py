@@ -243,24 +243,27 @@ def line_cache(db: str | None, err: TextIO) -> Any:
         return LineCache()
 
 
-def find_line(position: Position, seconds: float | None, cache: Any) -> Any:
+def find_line(position: Position, seconds: float | None, cache: Any, *, quick: bool = False) -> Any:
     """:func:`amber_patience.solvers.lines.winning_line`, with a plain message when the game's family
-    has no solver yet."""
+    has no solver yet (``quick``: a hint's quick line will do)."""
     from .solvers.lines import winning_line
 
     with needs_solver(position):
-        return winning_line(position, seconds, cache)
+        return winning_line(position, seconds, cache, quick=quick)
 
 
 def cmd_hint(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     position = read_position(stdin)
     if position.is_won():
         raise NotFound("the game is already won: there is no move to hint")
-    answer = find_line(position, args.time_limit, line_cache(args.db, err))
+    answer = find_line(position, args.time_limit, line_cache(args.db, err), quick=True)
     if answer.status != "won" or not answer.moves:
         dump_json({"move": None, "status": answer.status}, out)
         raise NotFound(answer.detail or "no winning line found")
     dump_json(move_json(position, answer.moves[0]), out)
+    out.flush()
+    if answer.finish is not None:
+        answer.finish()  # the hint is out; the line is shortened whole and kept for the next hint
     return 0
 
 
@@ -514,14 +517,19 @@ class PlaySession:
 
     def hint(self) -> None:
         try:
-            answer = find_line(self.position, self.hint_time, self.lines)
+            answer = find_line(self.position, self.hint_time, self.lines, quick=True)
         except NotFound as exc:
             self.say(f"No hint: {exc}.")
             return
         if answer.status == "won" and answer.moves:
             move = answer.moves[0]
-            self.say(f"Hint: {self.position.move_text(move)} — {self.position.describe_move(move)} "
-                     f"(a winning line of {len(answer.moves)} moves)")
+            self.out.write(f"Hint: {self.position.move_text(move)} — {self.position.describe_move(move)} ")
+            self.out.flush()  # at once: a quick line is shortened whole before its length is said
+            line = answer.moves if answer.finish is None else answer.finish()
+            if line[0] != move:  # the whole line begins otherwise: say the length of the one kept through the hint
+                through = self.lines.get(self.position.play(move))
+                line = [move, *through] if through else answer.moves
+            self.say(f"(a winning line of {len(line)} moves)")
         else:
             self.say(f"No hint: {answer.detail}.")
 

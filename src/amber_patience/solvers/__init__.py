@@ -64,15 +64,27 @@ def replay(position: Position, moves: list[Move]) -> Position:
     return position
 
 
-def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: int | None = None) -> Solution:
-    """Solve ``position`` with its family's solver, and check the result by replaying it."""
+#: What a family's ``solve`` is told for a quick solution (``solve(..., quick=True)``: a hint needs only a
+#: winning line's first move): family -> keyword arguments. The Amber solver then shortens only the first
+#: swaps of the path it found (``docs/solver.md``, "Eighth session: quick hints"); :func:`finish` makes
+#: the solution whole afterwards.
+QUICK_OPTIONS: dict[str, dict[str, Any]] = {"amber": {"shorten_first": 32}}
+
+
+def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: int | None = None,
+          quick: bool = False) -> Solution:
+    """Solve ``position`` with its family's solver, and check the result by replaying it.
+
+    ``quick``: the line may be left longer than the solver makes it (its first move is a good hint;
+    :func:`is_quick` then says so): :func:`finish` makes it what ``solve`` returns without ``quick``."""
     module = importlib.import_module(f"{__name__}.{position.game.family}")
+    options = QUICK_OPTIONS.get(position.game.family, {}) if quick else {}
     # The searches build millions of small tuples and no reference cycles: the cyclic garbage collector
     # would scan the growing heap again and again (about 7% of Arden's solve CPU) and find nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        solution: Solution = module.solve(position, time_limit=time_limit, node_limit=node_limit)
+        solution: Solution = module.solve(position, time_limit=time_limit, node_limit=node_limit, **options)
     finally:
         if collecting:
             gc.enable()
@@ -83,7 +95,52 @@ def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: in
     return solution
 
 
+def is_quick(solution: Solution) -> bool:
+    """Whether ``solution`` is a quick one (``solve(quick=True)``) that :func:`finish` may still shorten."""
+    return solution.status == "won" and "shortened_first" in solution.stats
+
+
+def finish(position: Position, solution: Solution, *, time_limit: float | None = 10.0) -> Solution:
+    """A quick solution of ``position`` (``solve(quick=True)``) made what :func:`solve` returns without
+    ``quick`` (the family's ``finish``: the Amber solver shortens the path it found whole), replayed by the
+    rules engine; any other solution as it is."""
+    if not is_quick(solution):
+        return solution
+    module = importlib.import_module(f"{__name__}.{position.game.family}")
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        whole: Solution = module.finish(position, solution, time_limit=time_limit)
+    finally:
+        if collecting:
+            gc.enable()
+    if not replay(position, whole.moves).is_won():
+        raise SolutionError("the shortened solution's moves are all legal but do not win the game")
+    return whole
+
+
+def shorten_line(position: Position, moves: list[Move], *, time_limit: float | None = 10.0) -> list[Move]:
+    """A winning line from ``position`` shortened whole by its family's solver (``shorten_line``: what
+    :func:`solve` does to the path it finds), replayed by the rules engine; never longer than ``moves``. The
+    same moves for a family that does not shorten."""
+    module = importlib.import_module(f"{__name__}.{position.game.family}")
+    shorten = getattr(module, "shorten_line", None)
+    if shorten is None or not moves:
+        return list(moves)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        shorter: list[Move] = list(shorten(position, moves, time_limit=time_limit))
+    finally:
+        if collecting:
+            gc.enable()
+    if not replay(position, shorter).is_won():
+        raise SolutionError("the shortened line's moves are all legal but do not win the game")
+    return shorter if len(shorter) <= len(moves) else list(moves)
+
+
 def hint(position: Position, *, time_limit: float | None = 0.5) -> Move | None:
-    """The first move of a winning line, or ``None`` if none was found in the time."""
-    solution = solve(position, time_limit=time_limit)
+    """The first move of a winning line (a quick solution's: ``solve(quick=True)``), or ``None`` if none was
+    found in the time."""
+    solution = solve(position, time_limit=time_limit, quick=True)
     return solution.moves[0] if solution.status == "won" and solution.moves else None

@@ -72,7 +72,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..games.amber import AmberGame, AmberPosition, Swap
-from ..games.base import GameError, Position
+from ..games.base import GameError, Move, Position
 from . import Solution
 from .amber_shorten import shorten
 
@@ -1314,14 +1314,20 @@ BACKTRACK = {"arden"}
 BACKTRACK_CAP = 6000
 
 
-def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
+def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None,
+          shorten_first: int | None = None) -> Solution:
     """Solve an Amber position (a fresh deal or a game in progress).
 
     Returns status ``won`` with the swaps; ``lost`` when the rules show that the position can
     never be won (:meth:`AmberPosition.lost_reason`: a block has lost every card of a kind its
     goal needs, or no swap is left); otherwise ``unknown`` when the time or node budget runs out
     (the search itself proves no loss). Where two plans race (:func:`races_for`), each has the whole budget:
-    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished."""
+    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished.
+
+    ``shorten_first`` (a quick hint, ``solvers.solve(quick=True)``): shorten only the first that many swaps of
+    the path found (0: none), the rest as found (``stats["shortened_first"]``, and the swaps it replaced in
+    ``stats["found_first"]``); :func:`finish` shortens the path found whole afterwards, as without it.
+    None (the default): the whole path."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
@@ -1347,7 +1353,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
         path = getattr(importlib.import_module(f".{module}", __package__), function)(board, position.game, budget)
     else:
         path = _plan(board, position.game, budget)
-    if path is not None and position.game.name not in SHORTENED:
+    if path is not None and shorten_first is not None and position.game.name not in SHORTENED:
+        head = path[:shorten_first]
+        stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
+        path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
+                if head else []) + path[shorten_first:]
+    elif path is not None and position.game.name not in SHORTENED:
         stats["found_length"] = len(path)
         path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
     stats["seconds"] = time.perf_counter() - t0
@@ -1358,3 +1369,36 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     moves: list[Swap] = [Swap(a, b) for a, b in path]
     stats["length"] = len(moves)
     return Solution("won", list(moves), stats)
+
+
+def finish(position: Position, solution: Solution, *, time_limit: float | None = None) -> Solution:
+    """A quick solution (``solve(shorten_first=...)``) made what :func:`solve` returns without it: the path
+    found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole."""
+    stats = dict(solution.stats)
+    if "shortened_first" not in stats:
+        return solution
+    head = [(int(a), int(b)) for a, b in stats.pop("found_first")]
+    del stats["shortened_first"]
+    rest = stats["found_length"] - len(head)
+    path = head + [(move.a, move.b) for move in _swaps(solution.moves[len(solution.moves) - rest:])]
+    moves = shorten_line(position, [Swap(a, b) for a, b in path], time_limit=time_limit)
+    stats["length"] = len(moves)
+    return Solution("won", list(moves), stats)
+
+
+def _swaps(moves: Sequence[Move]) -> list[Swap]:
+    swaps = [move for move in moves if isinstance(move, Swap)]
+    if len(swaps) != len(moves):
+        raise GameError("an Amber line is made of swaps")
+    return swaps
+
+
+def shorten_line(position: Position, moves: Sequence[Move], *, time_limit: float | None = None) -> list[Swap]:
+    """A winning line from ``position`` shortened whole, as :func:`solve` shortens the path it finds (at most
+    ``time_limit`` seconds, at least 0.5 s; no limit for None)."""
+    if not isinstance(position, AmberPosition):
+        raise GameError(f"the Amber solver shortens Amber lines, not lines of {type(position).__name__}")
+    board = _Board(position)
+    path = [(move.a, move.b) for move in _swaps(moves)]
+    deadline = None if time_limit is None else time.perf_counter() + max(time_limit, 0.5)
+    return [Swap(a, b) for a, b in shorten(board, path, deadline)]

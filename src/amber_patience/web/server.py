@@ -278,24 +278,28 @@ class GameService:
         #: Looks for a line from each position a game reaches, in the background.
         self.analyst = Analyst(self.lines, analysis_seconds, self.background_slot)
 
-    def winning_line(self, position: Position, seconds: float) -> LineAnswer:
+    def winning_line(self, position: Position, seconds: float, *, quick: bool = False) -> LineAnswer:
         """A winning line from ``position``: from the lines already found (waiting for the analyst
         if it is looking at this very position), or from the solver (in a solver slot, for at most
-        ``seconds``). Solver failures become an answer, not a 500."""
+        ``seconds``). Solver failures become an answer, not a 500. ``quick`` (a hint): a quick line
+        will do (:func:`~amber_patience.solvers.lines.winning_line`); it is shortened whole in the
+        background (:meth:`finish_later`)."""
         from .. import solvers
         from ..solvers.lines import winning_line
 
-        known = self.lines.get(position)
+        known = self.lines.get(position, quick=quick)
         if known:
             return LineAnswer("won", known)
         start = time.monotonic()
         if self.analyst.wait(position, seconds):
-            known = self.lines.get(position)
+            known = self.lines.get(position, quick=quick)
             if known:
                 return LineAnswer("won", known)
             seconds = max(seconds - (time.monotonic() - start), 0.05)
         try:
-            answer = winning_line(position, seconds, self.lines, self.solver_slot)
+            answer = winning_line(position, seconds, self.lines, self.solver_slot, quick=quick)
+            if answer.finish is not None:
+                self.finish_later(answer.finish)
         except ModuleNotFoundError:
             return LineAnswer("unknown", [], "this game has no solver yet")
         except solvers.SolutionError as exc:
@@ -306,6 +310,19 @@ class GameService:
             log.exception("the %s solver failed", position.game.name)
             return LineAnswer("unknown", [], f"the solver failed: {type(exc).__name__}: {exc}")
         return answer
+
+    def finish_later(self, finish: Callable[[], Any]) -> None:
+        """Shorten a quick line whole in a background thread (in a solver slot), so that the next hint
+        and the solution come from the whole line (a request that needs it first shortens it itself)."""
+
+        def work() -> None:
+            try:
+                with self.background_slot():
+                    finish()
+            except Exception:  # logged: the request that needs the line shortens it again
+                log.exception("shortening a quick line failed")
+
+        threading.Thread(target=work, name="amber-shorten", daemon=True).start()
 
     @contextmanager
     def background_slot(self) -> Iterator[None]:
@@ -912,7 +929,7 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
         position, status = service.snapshot(game_id)
         if status != "playing":
             raise ApiError(409, f"the game is over ({status}): no hint")
-        answer = service.winning_line(position, service.hint_seconds)
+        answer = service.winning_line(position, service.hint_seconds, quick=True)
         if answer.status != "won" or not answer.moves:
             raise ApiError(404, f"no winning move found ({answer.detail})" if answer.detail
                            else "no winning move found")
