@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -35,17 +36,15 @@ from amber_patience.solvers import amber, cpu_seconds
 from amber_patience.solvers.lines import LineCache, winning_line
 from amber_patience.store import Store
 
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from amber_solver import parse_range, percentile  # the same p95 (nearest rank) as the solver benchmark
 
 
 def mean(values: list[int]) -> float:
     return statistics.mean(values) if values else float("nan")
 
 
-def run(name: str, deals: range, time_limit: float, folder: Path) -> None:
+def run(name: str, deals: list[int], time_limit: float, folder: Path) -> None:
     game = get_game(name)
     db = folder / f"{name}.sqlite3"
     first: list[float] = []
@@ -100,15 +99,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layouts", nargs="+", default=["path-36", "path-52", "path", "kolvir", "arden", "pattern"],
                         choices=sorted(AMBER))
-    parser.add_argument("--deals", default="1-20", help="a range of deal numbers, e.g. 1-20")
+    parser.add_argument("--deals", type=parse_range, default=parse_range("1-20"),
+                        help="deal numbers: a range like 1-20, or a list like 1,4,9")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per hint (amber hint's default: 5)")
     parser.add_argument("--no-race", action="store_true", help="search the plans in this process, one after another")
     args = parser.parse_args()
     if args.no_race:
         amber.RACE = False
-    low, _, high = args.deals.partition("-")
-    deals = range(int(low), int(high or low) + 1)
-    print(f"amber hint: deals {deals.start}-{deals.stop - 1}, time limit {args.time_limit:g} s per hint"
+    deals = args.deals
+    print(f"amber hint: deals {deals[0]}-{deals[-1]}, time limit {args.time_limit:g} s per hint"
           f"{', no race' if args.no_race else ''}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         for name in args.layouts:
