@@ -12,13 +12,14 @@ import itertools
 import random
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.cards import Card
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition, Swap
-from amber_patience.solvers import replay, solve
+from amber_patience.solvers import amber_pattern, replay, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
@@ -690,3 +691,54 @@ def test_the_race_portfolios_keep_the_six_settings_first_and_end_with_a_heavy_on
     for i, (imb, w, _seed, budget) in enumerate(rounds):
         assert (imb, w) == theirs[i % len(theirs)]
         assert budget == int(RACE_PORTFOLIO[i % len(RACE_PORTFOLIO)][3] * GROWTH ** (i // len(RACE_PORTFOLIO)))
+
+
+# --- eighth session: the slow deals ---
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 40))
+def test_an_exchange_whose_second_dock_is_known_to_fail_answers_as_it_did_without_the_check(number: int,
+                                                                                        steps: int) -> None:
+    # every exchange the sets allow in a real position, docked in the planner's order with a shared cache: the
+    # check of the second block's cache first (no dock of the first block's side then) gives the same answer
+    # as docking both sides, and a dock it says fails fails in a fresh planner too
+    position = _random_play(_deal(number), steps, number)
+    board = _Board(position)
+    at = bytes(board.start)
+    planner, plain = PatternPlanner(board, GAME), PatternPlanner(board, GAME)
+    plain.known_to_fail = lambda *args: False  # type: ignore[method-assign]
+    fixed = {board.start[c] for c in board.frozen}
+    movable = [x for x in range(board.n) if x not in fixed]
+    checked = 0
+    for f, _a, g, b in set_exchanges(board, card_blocks(board, at), movable):
+        cont_b = tuple(at[c] for c in planner.blocks[b])
+        wanted = [w for w in board.nb[f] if w != g]
+        if planner.known_to_fail(b, cont_b, g, wanted, 40):
+            checked += 1
+            assert PatternPlanner(board, GAME).dock(b, cont_b, g, wanted, cap=40) is None
+        assert dock_exchange(planner, at, f, g, 40) == dock_exchange(plain, at, f, g, 40)
+    assert checked or not list(set_exchanges(board, card_blocks(board, at), movable))
+
+
+def test_the_moves_cache_is_bounded_keeps_what_is_used_and_gives_the_same_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a generation of 7 entries: never more than 14 kept; a content asked for again and again stays, one asked
+    # for once is dropped after two generations; every answer the moves made afresh, in the same order
+    monkeypatch.setattr(amber_pattern, "MOVES_CACHE", 7)
+    board = _Board(_deal(1))
+    planner = PatternPlanner(board, GAME)
+    blk = GAME.blocks.index("top-left")
+    start = tuple(board.start[c] for c in planner.blocks[blk])
+    contents = sorted(_block_contents(planner, blk, start, 200))[:60]
+    assert len(contents) == 60  # deal 1's top-left block: 202 contents within reach when this was written
+    planner._moves = [{}, {}]
+    hot, once = contents[0], contents[1]
+    planner.block_moves(blk, once)
+    for content in contents[2:]:
+        moves = planner.block_moves(blk, content)
+        assert list(moves) == list(planner._make_moves(blk, content, None))
+        assert planner.block_moves(blk, hot) == planner._make_moves(blk, hot, None)
+        assert sum(len(generation) for generation in planner._moves) <= 14
+        assert any((blk, hot) in generation for generation in planner._moves)
+    assert not any((blk, once) in generation for generation in planner._moves)

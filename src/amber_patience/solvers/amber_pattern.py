@@ -379,6 +379,9 @@ def reach_masks(tables: tuple[list[int], list[int], list[int]], frozen: Sequence
     return reach
 
 
+#: Entries of a generation of :meth:`PatternPlanner.block_moves`'s cache (at most twice as many are kept).
+MOVES_CACHE = 100_000
+
 #: After how many states a dock's search asks :meth:`PatternPlanner._never_docks` for a proof that it cannot
 #: succeed (a proof costs about as much as a few states; asked after 1, 5, 10 or 20 states, the docks of deals
 #: 3, 7 and 9 took the same CPU within 2%, after 40 states 7% more).
@@ -414,7 +417,10 @@ class PatternPlanner:
                         for adj, mask, frozen in zip(self.adj, self.mask, self.frozen, strict=True)]
         self.pairs = [[[(i, k) if i < k else (k, i) for k in range(len(adj))] for i in range(len(adj))]
                       for adj in self.adj]
-        self._moves: dict[tuple[int, bytes], set[tuple[int, int]]] = {}
+        #: the moves inside a block by (block, content), in two generations (a bounded cache that keeps the hot
+        #: entries): new entries go to the first; when it is full it becomes the second, the old second is
+        #: dropped, and an entry found in the second is copied back to the first
+        self._moves: list[dict[tuple[int, bytes], tuple[tuple[int, int], ...]]] = [{}, {}]
         self.home_block = [board.block[board.target[x]] for x in range(n)]
         self.kind = board.group
         self.home = home_kinds(board)
@@ -453,16 +459,28 @@ class PatternPlanner:
     # -- inside one block
 
     def block_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None = None
-                    ) -> set[tuple[int, int]]:
-        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs). ``linked``, if
-        given, must be the cells whose card has a rank-neighbour in the block (:meth:`linked_cells`), in
-        order: the others take part in no swap, nor are they beside a card's neighbour (the same moves)."""
+                    ) -> tuple[tuple[int, int], ...]:
+        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs, each once, in a
+        fixed order: the docks' tie-breaks follow it). ``linked``, if given, must be the cells whose card has a
+        rank-neighbour in the block (:meth:`linked_cells`), in order: the others take part in no swap, nor are
+        they beside a card's neighbour (the same moves)."""
         key = (blk, bytes(cont))
-        found = self._moves.get(key)
+        generations = self._moves
+        young = generations[0]
+        found = young.get(key)
         if found is not None:
             return found
-        if len(self._moves) > 200_000:
-            self._moves.clear()
+        found = generations[1].get(key)
+        if found is None:
+            found = self._make_moves(blk, cont, linked)
+        if len(young) >= MOVES_CACHE:
+            generations[1] = young
+            young = generations[0] = {}
+        young[key] = found
+        return found
+
+    def _make_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None) -> tuple[tuple[int, int], ...]:
+        """:meth:`block_moves` without the cache."""
         targets, pairs, mask, frozen = self.targets[blk], self.pairs[blk], self.mask[blk], self.frozen[blk]
         nb = self.board.nb
         cells = range(len(cont)) if linked is None else linked
@@ -497,8 +515,8 @@ class PatternPlanner:
                             r = k
                         if mi >> r & 1:
                             add(pair[k])
-        self._moves[key] = out
-        return out
+        # as a tuple in the set's order (the order of the sixth and seventh sessions' moves): a third of the memory
+        return tuple(out)
 
     def linked_cells(self, cont: Sequence[int]) -> list[int]:
         """The cells of a block's content ``cont`` whose card has a rank-neighbour in it (the others never
@@ -588,6 +606,16 @@ class PatternPlanner:
             self._docks.clear()
         self._docks[key] = (found, cap)
         return found
+
+    def known_to_fail(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int) -> bool:
+        """Whether :meth:`dock` with these arguments is known to answer ``None`` without searching: from its
+        cache (a search of at least ``cap`` states, or a proof), or because ``stay`` or every wanted card is not
+        in the block."""
+        present = tuple(w for w in wanted if w in cont)
+        if stay not in cont or not present:
+            return True
+        known = self._docks.get((blk, cont, stay, present))
+        return known is not None and known[0] is None and known[1] >= cap
 
     def _never_docks(self, blk: int, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bool:
         """A proof that no swaps inside block ``blk`` (holding ``cont``) bring ``stay`` beside a ``wanted``
@@ -706,10 +734,13 @@ def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
     a_blk, b_blk = board.block[at.index(f)], board.block[at.index(g)]
     conts_a = tuple(at[c] for c in blocks[a_blk])
     conts_b = tuple(at[c] for c in blocks[b_blk])
+    wanted_b = [w for w in board.nb[f] if w != g]
+    if planner.known_to_fail(b_blk, conts_b, g, wanted_b, cap):
+        return None  # the answer without docking f's side (measured: most failing exchanges at deal 11)
     prep_a = planner.dock(a_blk, conts_a, f, [w for w in board.nb[g] if w != f], cap)
     if prep_a is None:
         return None
-    prep_b = planner.dock(b_blk, conts_b, g, [w for w in board.nb[f] if w != g], cap)
+    prep_b = planner.dock(b_blk, conts_b, g, wanted_b, cap)
     if prep_b is None:
         return None
     swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
