@@ -42,6 +42,7 @@ from amber_patience.solvers.amber_pattern import (
     foreign,
     home_kinds,
     imbalance,
+    imbalance_after,
     kind_matrix,
     kind_plan,
     kind_refused,
@@ -742,3 +743,23 @@ def test_the_moves_cache_is_bounded_keeps_what_is_used_and_gives_the_same_moves(
         assert sum(len(generation) for generation in planner._moves) <= 14
         assert any((blk, hot) in generation for generation in planner._moves)
     assert not any((blk, once) in generation for generation in planner._moves)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=BLOCKS * BLOCKS, max_size=BLOCKS * BLOCKS),
+       st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1))
+def test_the_imbalance_after_an_exchange_is_the_imbalance_of_the_matrix_after_it(counts: list[int], a: int, b: int,
+                                                                                 hf: int, hg: int) -> None:
+    # the balance search's children: the imbalance from the pairs the exchange changes against the whole sum over
+    # the matrix after it (a card of block a, home hf, for one of block b, home hg; each entry it takes from >= 1)
+    transport = [counts[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)]
+    if a == b:
+        b = (a + 1) % BLOCKS
+    transport[a][hf] += 1
+    transport[b][hg] += 1
+    after = [row[:] for row in transport]
+    after[a][hf] -= 1
+    after[b][hf] += 1
+    after[b][hg] -= 1
+    after[a][hg] += 1
+    assert imbalance_after(transport, imbalance(transport), a, b, hf, hg) == imbalance(after)

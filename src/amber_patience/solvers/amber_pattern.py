@@ -691,6 +691,32 @@ def imbalance(transport: Sequence[Sequence[int]]) -> int:
     return sum(abs(transport[a][b] - transport[b][a]) for a in range(BLOCKS) for b in range(a + 1, BLOCKS))
 
 
+def imbalance_after(transport: Sequence[Sequence[int]], before: int, a: int, b: int, hf: int, hg: int) -> int:
+    """:func:`imbalance` after an exchange of a card of block ``a`` whose home is ``hf`` and one of block ``b``
+    whose home is ``hg`` (``transport``: the matrix before it, whose imbalance is ``before``), from the pairs of
+    blocks the exchange changes. The exchange takes one from ``t[a][hf]`` and ``t[b][hg]`` and adds one to
+    ``t[b][hf]`` and ``t[a][hg]``: nothing changes when ``hf == hg``; when the two cards go to each other's
+    block's home (``a == hg`` and ``b == hf``, or ``a == hf`` and ``b == hg``), the pair a-b loses (or gains) one
+    each way and the other entries are a block's own cards, which no pair counts; otherwise the pairs changed
+    are distinct, one entry of each by one."""
+    if hf == hg or (a == hg and b == hf) or (a == hf and b == hg):
+        return before
+    total = before
+    if a != hf:
+        d = transport[a][hf] - transport[hf][a]
+        total += abs(d - 1) - abs(d)
+    if b != hf:
+        d = transport[b][hf] - transport[hf][b]
+        total += abs(d + 1) - abs(d)
+    if b != hg:
+        d = transport[b][hg] - transport[hg][b]
+        total += abs(d - 1) - abs(d)
+    if a != hg:
+        d = transport[a][hg] - transport[hg][a]
+        total += abs(d + 1) - abs(d)
+    return total
+
+
 def card_blocks(board: _Board, at: Sequence[int]) -> bytes:
     """The block of every card (``loc[card]``), the position at the level of sets."""
     loc = bytearray(board.n)
@@ -836,27 +862,30 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
         if budget.left(1) <= 0:
             break
         budget.used += 1
+        # a child's measure from its parent's: only the potentials of f's and g's kinds change (summed in the
+        # same order as before, so the same floats), and the imbalance only in the pairs of blocks they touch
+        pots = [potential(k, present[k]) for k in range(KINDS)]
+        imb = imbalance(transport)
         for f, a, g, b in set_exchanges(board, loc, movable):
             kf, kg = kind[f], kind[g]
             if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1) and kind_refused(
                     m, kinds_home, memo, a, kf, b, kg):
                 continue
-            masks = list(present)
-            for x, old, new in ((f, a, b), (g, b, a)):
-                if old == home[x]:
-                    masks[kind[x]] &= ~(1 << rank[x])
-                if new == home[x]:
-                    masks[kind[x]] |= 1 << rank[x]
             hf, hg = home[f], home[g]
-            transport[a][hf] -= 1
-            transport[b][hf] += 1
-            transport[b][hg] -= 1
-            transport[a][hg] += 1
-            h = sum(potential(k, masks[k]) for k in range(KINDS)) + imbalance_weight * imbalance(transport)
-            transport[a][hf] += 1
-            transport[b][hf] -= 1
-            transport[b][hg] += 1
-            transport[a][hg] -= 1
+            mf = present[kf]
+            if a == hf:
+                mf &= ~(1 << rank[f])
+            if b == hf:
+                mf |= 1 << rank[f]
+            mg = mf if kg == kf else present[kg]
+            if b == hg:
+                mg &= ~(1 << rank[g])
+            if a == hg:
+                mg |= 1 << rank[g]
+            p = pots.copy()
+            p[kf] = potential(kf, mg if kg == kf else mf)
+            p[kg] = potential(kg, mg)
+            h = sum(p) + imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
             heapq.heappush(heap, (depth + 1 + weight * h, rng.random(), idx, f, g))
     if best is not None:
         best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
