@@ -763,3 +763,48 @@ def test_the_imbalance_after_an_exchange_is_the_imbalance_of_the_matrix_after_it
     after[b][hg] -= 1
     after[a][hg] += 1
     assert imbalance_after(transport, imbalance(transport), a, b, hf, hg) == imbalance(after)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_contents_with_the_same_inert_key_dock_alike_and_the_cache_answers_for_both(number: int, blk: int,
+                                                                                    seed: int) -> None:
+    # random contents of a real block (most cards without a rank-neighbour there, as where the docks fail); its
+    # variants: the wall cards (no rank-neighbour in the block) replaced by other such cards, and the wall cards
+    # shuffled among their cells (stay and the wanted cards with them when they are walls); any two contents with
+    # the same key are docked alike by fresh planners (no cache), and a planner that docked one answers the other
+    board = _Board(_deal(number))
+    planner = PatternPlanner(board, GAME)
+    rng = random.Random(seed)
+    size = len(planner.blocks[blk])
+    cont = tuple(rng.sample(range(board.n), size))
+    stay, *wanted = rng.sample(cont, 3)
+
+    def walls(content: Sequence[int]) -> list[int]:
+        return [i for i, x in enumerate(content) if not set(board.nb[x]) & set(content)]
+
+    others = [x for x in range(board.n) if x not in cont and not set(board.nb[x]) & set(cont)]
+    rng.shuffle(others)
+    replaced = list(cont)
+    for i in walls(cont):
+        if cont[i] != stay and cont[i] not in wanted and others:
+            candidate = others.pop()
+            if not set(board.nb[candidate]) & set(replaced):
+                replaced[i] = candidate
+    shuffled = list(cont)
+    cells = walls(cont)
+    moved = [cont[i] for i in cells]
+    rng.shuffle(moved)
+    for i, x in zip(cells, moved, strict=True):
+        shuffled[i] = x
+    variants = [cont, tuple(replaced), tuple(shuffled)]
+    assert walls(variants[1]) == walls(cont)
+    assert planner.inert_key(variants[1], stay, wanted) == planner.inert_key(cont, stay, wanted)
+    answers = [PatternPlanner(board, GAME).dock(blk, v, stay, wanted, cap=120) for v in variants]
+    for (i, a), (j, b) in itertools.combinations(enumerate(variants), 2):
+        if planner.inert_key(a, stay, wanted) == planner.inert_key(b, stay, wanted):
+            assert answers[i] == answers[j], f"contents {i} and {j} share a key but dock differently"
+            assert list(planner.block_moves(blk, a)) == list(planner.block_moves(blk, b))
+    assert planner.dock(blk, cont, stay, wanted, cap=120) == answers[0]
+    assert (blk, planner.inert_key(variants[1], stay, wanted), stay, tuple(wanted)) in planner._docks
+    assert planner.dock(blk, variants[1], stay, wanted, cap=120) == answers[1]

@@ -38,6 +38,7 @@ alone, one portfolio misses some (traps described in ``docs/solver-pattern.md``)
 from __future__ import annotations
 
 import heapq
+import operator
 import random
 from collections.abc import Iterator, Sequence
 
@@ -382,6 +383,9 @@ def reach_masks(tables: tuple[list[int], list[int], list[int]], frozen: Sequence
 #: Entries of a generation of :meth:`PatternPlanner.block_moves`'s cache (at most twice as many are kept).
 MOVES_CACHE = 100_000
 
+#: The card byte standing for a card that is a wall in a dock (:meth:`PatternPlanner.inert_key`).
+INERT = 255
+
 #: After how many states a dock's search asks :meth:`PatternPlanner._never_docks` for a proof that it cannot
 #: succeed (a proof costs about as much as a few states; asked after 1, 5, 10 or 20 states, the docks of deals
 #: 3, 7 and 9 took the same CPU within 2%, after 40 states 7% more).
@@ -399,7 +403,13 @@ class PatternPlanner:
         self.game = game
         n = board.n
         self.n = n
+        if n > INERT:
+            raise ValueError(f"the planner holds a card in a byte below {INERT}: {n} cards are too many")
         self.blocks = [[c.id for c in game.cells if c.block == name] for name in game.blocks]
+        if any(len(cells) < 2 for cells in self.blocks):
+            raise ValueError("Pattern of Amber's planner needs blocks of at least two cells")
+        #: per block: a position's cards in the block's cells, as a tuple
+        self.contents = [operator.itemgetter(*cells) for cells in self.blocks]
         local = [0] * n
         for cells in self.blocks:
             for i, c in enumerate(cells):
@@ -443,8 +453,8 @@ class PatternPlanner:
         self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
                        for d in cells] for c in cells] for cells in self.blocks]
         #: dock results: key -> (swaps or ``None``, the cap of the search that found them; ``1 << 30`` when
-        #: proved impossible)
-        self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]],
+        #: proved impossible); keyed by the block's content, and by its :meth:`inert_key` (bytes) as well
+        self._docks: dict[tuple[int, tuple[int, ...] | bytes, int, tuple[int, ...]],
                           tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.rng = random.Random(seed)
         self._kinds: dict[Matrix, bool | None] = {}
@@ -541,6 +551,12 @@ class PatternPlanner:
         known = self._docks.get(key)
         if known is not None and (known[0] is not None or known[1] >= cap):
             return known[0]
+        # the same dock with other cards in the cells whose card no card of the block neighbours: the same search
+        inert = (blk, self.inert_key(cont, stay, wanted), stay, wanted)
+        known = self._docks.get(inert)
+        if known is not None and (known[0] is not None or known[1] >= cap):
+            self._docks[key] = known
+            return known[0]
         dist = self.dist[blk]
 
         def h(c: bytes) -> int:
@@ -556,7 +572,7 @@ class PatternPlanner:
         start = bytes(cont)
         h0 = h(start)
         if h0 > 0 and not self._may_dock(blk, cont, stay, wanted):
-            self._docks[key] = (None, 1 << 30)
+            self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[bytes, tuple[bytes, tuple[int, int]] | None] = {start: None}
@@ -583,7 +599,7 @@ class PatternPlanner:
             if expanded > cap:
                 break
             if expanded == DOCK_PROOF_AFTER and self._never_docks(blk, start, stay, wanted):
-                self._docks[key] = (None, 1 << 30)
+                self._docks[key] = self._docks[inert] = (None, 1 << 30)
                 return None
             g1 = g + 1
             t = bytearray(cur)
@@ -604,8 +620,22 @@ class PatternPlanner:
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
         if len(self._docks) > 300_000:
             self._docks.clear()
-        self._docks[key] = (found, cap)
+        self._docks[key] = self._docks[inert] = (found, cap)
         return found
+
+    def inert_key(self, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bytes:
+        """A block's content ``cont`` as a dock for ``stay`` and ``wanted`` sees it: every card that has no
+        rank-neighbour in the block, other than ``stay`` and the ``wanted`` cards, replaced by ``INERT``.
+
+        Such a card takes part in no swap inside the block (it would land beside no neighbour), is no card's
+        neighbour there (the relation is symmetric), and no swap lands a card beside it: it is a wall, whichever
+        card it is. So two contents with the same key have the same moves in every state a dock reaches from them
+        (the same cells linked, the same reach masks, the same swaps in the same order), and a dock searches them
+        alike: the same answer, the same swaps."""
+        nb = self.board.nb
+        present = set(cont)
+        return bytes(x if x == stay or x in wanted or nb[x][0] in present or nb[x][1] in present else INERT
+                     for x in cont)
 
     def known_to_fail(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int) -> bool:
         """Whether :meth:`dock` with these arguments is known to answer ``None`` without searching: from its
@@ -758,8 +788,8 @@ def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
     end position, or ``None`` when a dock is not found."""
     board, blocks = planner.board, planner.blocks
     a_blk, b_blk = board.block[at.index(f)], board.block[at.index(g)]
-    conts_a = tuple(at[c] for c in blocks[a_blk])
-    conts_b = tuple(at[c] for c in blocks[b_blk])
+    conts_a = planner.contents[a_blk](at)
+    conts_b = planner.contents[b_blk](at)
     wanted_b = [w for w in board.nb[f] if w != g]
     if planner.known_to_fail(b_blk, conts_b, g, wanted_b, cap):
         return None  # the answer without docking f's side (measured: most failing exchanges at deal 11)
