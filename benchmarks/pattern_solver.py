@@ -3,6 +3,7 @@
     python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
     python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
     python benchmarks/pattern_solver.py --race [--deals 1-40] [--solve 10000]
+    python benchmarks/pattern_solver.py --search [--deals 1-60] [--solve 10000]
 
 Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
 ``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
@@ -24,12 +25,19 @@ With ``--race``: each deal solved through ``solve`` once per portfolio of the ra
 the stand-in for the race on two cores: status, CPU s, nodes, length / lower bound each; a summary line with
 the wins, the median and p95 CPU s of the faster (a deal not won counts as its CPU) and the median length /
 bound.
+
+With ``--search``: the search alone, as the eighth session measured it: each deal solved through ``solve`` on
+one core (``amber.RACE`` off, ``BALANCE_PORTFOLIO``, node limit ``--solve``) with the shortening replaced by
+the identity (the found path is still replayed by the rules engine): status, nodes, the found path's length and
+a hash of its swaps (to check that two versions of the planner make the same decisions), and the CPU s of
+``plan_pattern``; a summary line with the median and p95 of that CPU (every non-stranded deal counted).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import random
 import statistics
 import sys
@@ -181,6 +189,49 @@ def race(deals: list[int], nodes: int) -> int:
     return 0
 
 
+def search(deals: list[int], nodes: int) -> int:
+    """One line per deal: the planner's search alone (no shortening, one core), its CPU and its found path."""
+    game = get_game("pattern")
+    assert isinstance(game, AmberGame)
+    print(f"Pattern of Amber: the search alone (one core, BALANCE_PORTFOLIO, node limit {nodes}, no shortening); "
+          "CPU s of plan_pattern")
+    print(f"{'deal':>5} {'status':>8} {'nodes':>6} {'found':>6} {'path hash':>10} {'CPU s':>7}")
+    race_on, shorten, plan = amber.RACE, amber.shorten, amber_pattern.plan_pattern
+    timed: list[float] = []
+
+    def plan_timed(*args: object, **kwargs: object) -> list[tuple[int, int]] | None:
+        t0 = time.process_time()
+        try:
+            return plan(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            timed.append(time.process_time() - t0)
+
+    amber.RACE = False
+    amber.shorten = lambda _board, path, _deadline: path  # type: ignore[assignment]
+    amber_pattern.plan_pattern = plan_timed  # type: ignore[assignment]
+    cpus: list[float] = []
+    won = 0
+    try:
+        for number, position, _board in _playable(game, deals):
+            timed.clear()
+            solution = solve(position, time_limit=None, node_limit=nodes)
+            cpu = sum(timed)
+            cpus.append(cpu)
+            won += solution.status == "won"
+            moves = [(m.a, m.b) for m in solution.moves]  # type: ignore[attr-defined]
+            digest = hashlib.md5(repr(moves).encode()).hexdigest()[:10] if moves else "-"
+            print(f"{number:>5} {solution.status:>8} {solution.stats.get('nodes')!s:>6} "
+                  f"{solution.stats.get('found_length', '-')!s:>6} {digest:>10} {cpu:>7.2f}", flush=True)
+    finally:
+        amber.RACE, amber.shorten, amber_pattern.plan_pattern = race_on, shorten, plan
+    if cpus:
+        ordered = sorted(cpus)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        print(f"search alone: won {won}/{len(cpus)}, median CPU s {statistics.median(ordered):.2f}, p95 {p95:.2f}, "
+              f"total {sum(ordered):.1f}")
+    return 0
+
+
 def parse_configs(text: str) -> list[tuple[float, float, int]]:
     """``"3:2:1,6:2:1"`` -> [(imbalance weight, weight, seed), ...]."""
     out: list[tuple[float, float, int]] = []
@@ -206,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--end", action="store_true", help="with --balance: each stalled search then the end game")
     parser.add_argument("--race", action="store_true",
                         help="each portfolio of the race alone on one core (node limit --solve), and the faster")
+    parser.add_argument("--search", action="store_true",
+                        help="the search alone: one core, no shortening, CPU of the planner and its found path")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
@@ -215,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         return balance(args.deals, args.nodes, args.configs, args.end)
     if args.race:
         return race(args.deals, args.solve)
+    if args.search:
+        return search(args.deals, args.solve)
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
     solved: list[tuple[int, int, float]] = []

@@ -12,13 +12,14 @@ import itertools
 import random
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.cards import Card
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition, Swap
-from amber_patience.solvers import replay, solve
+from amber_patience.solvers import amber_pattern, replay, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
     BALANCE_PORTFOLIO,
@@ -41,6 +42,7 @@ from amber_patience.solvers.amber_pattern import (
     foreign,
     home_kinds,
     imbalance,
+    imbalance_after,
     kind_matrix,
     kind_plan,
     kind_refused,
@@ -690,3 +692,119 @@ def test_the_race_portfolios_keep_the_six_settings_first_and_end_with_a_heavy_on
     for i, (imb, w, _seed, budget) in enumerate(rounds):
         assert (imb, w) == theirs[i % len(theirs)]
         assert budget == int(RACE_PORTFOLIO[i % len(RACE_PORTFOLIO)][3] * GROWTH ** (i // len(RACE_PORTFOLIO)))
+
+
+# --- eighth session: the slow deals ---
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 40))
+def test_an_exchange_whose_second_dock_is_known_to_fail_answers_as_it_did_without_the_check(number: int,
+                                                                                        steps: int) -> None:
+    # every exchange the sets allow in a real position, docked in the planner's order with a shared cache: the
+    # check of the second block's cache first (no dock of the first block's side then) gives the same answer
+    # as docking both sides, and a dock it says fails fails in a fresh planner too
+    position = _random_play(_deal(number), steps, number)
+    board = _Board(position)
+    at = bytes(board.start)
+    planner, plain = PatternPlanner(board, GAME), PatternPlanner(board, GAME)
+    plain.known_to_fail = lambda *args: False  # type: ignore[method-assign]
+    fixed = {board.start[c] for c in board.frozen}
+    movable = [x for x in range(board.n) if x not in fixed]
+    checked = 0
+    for f, _a, g, b in set_exchanges(board, card_blocks(board, at), movable):
+        cont_b = tuple(at[c] for c in planner.blocks[b])
+        wanted = [w for w in board.nb[f] if w != g]
+        if planner.known_to_fail(b, cont_b, g, wanted, 40):
+            checked += 1
+            assert PatternPlanner(board, GAME).dock(b, cont_b, g, wanted, cap=40) is None
+        assert dock_exchange(planner, at, f, g, 40) == dock_exchange(plain, at, f, g, 40)
+    assert checked or not list(set_exchanges(board, card_blocks(board, at), movable))
+
+
+def test_the_moves_cache_is_bounded_keeps_what_is_used_and_gives_the_same_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a generation of 7 entries: never more than 14 kept; a content asked for again and again stays, one asked
+    # for once is dropped after two generations; every answer the moves made afresh, in the same order
+    monkeypatch.setattr(amber_pattern, "MOVES_CACHE", 7)
+    board = _Board(_deal(1))
+    planner = PatternPlanner(board, GAME)
+    blk = GAME.blocks.index("top-left")
+    start = tuple(board.start[c] for c in planner.blocks[blk])
+    contents = sorted(_block_contents(planner, blk, start, 200))[:60]
+    assert len(contents) == 60  # deal 1's top-left block: 202 contents within reach when this was written
+    planner._moves = [{}, {}]
+    hot, once = contents[0], contents[1]
+    planner.block_moves(blk, once)
+    for content in contents[2:]:
+        moves = planner.block_moves(blk, content)
+        assert list(moves) == list(planner._make_moves(blk, content, None))
+        assert planner.block_moves(blk, hot) == planner._make_moves(blk, hot, None)
+        assert sum(len(generation) for generation in planner._moves) <= 14
+        assert any((blk, hot) in generation for generation in planner._moves)
+    assert not any((blk, once) in generation for generation in planner._moves)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=BLOCKS * BLOCKS, max_size=BLOCKS * BLOCKS),
+       st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1), st.integers(0, BLOCKS - 1))
+def test_the_imbalance_after_an_exchange_is_the_imbalance_of_the_matrix_after_it(counts: list[int], a: int, b: int,
+                                                                                 hf: int, hg: int) -> None:
+    # the balance search's children: the imbalance from the pairs the exchange changes against the whole sum over
+    # the matrix after it (a card of block a, home hf, for one of block b, home hg; each entry it takes from >= 1)
+    transport = [counts[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)]
+    if a == b:
+        b = (a + 1) % BLOCKS
+    transport[a][hf] += 1
+    transport[b][hg] += 1
+    after = [row[:] for row in transport]
+    after[a][hf] -= 1
+    after[b][hf] += 1
+    after[b][hg] -= 1
+    after[a][hg] += 1
+    assert imbalance_after(transport, imbalance(transport), a, b, hf, hg) == imbalance(after)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(0, 4), st.integers(0, 10 ** 6))
+def test_contents_with_the_same_inert_key_dock_alike_and_the_cache_answers_for_both(number: int, blk: int,
+                                                                                    seed: int) -> None:
+    # random contents of a real block (most cards without a rank-neighbour there, as where the docks fail); its
+    # variants: the wall cards (no rank-neighbour in the block) replaced by other such cards, and the wall cards
+    # shuffled among their cells (stay and the wanted cards with them when they are walls); any two contents with
+    # the same key are docked alike by fresh planners (no cache), and a planner that docked one answers the other
+    board = _Board(_deal(number))
+    planner = PatternPlanner(board, GAME)
+    rng = random.Random(seed)
+    size = len(planner.blocks[blk])
+    cont = tuple(rng.sample(range(board.n), size))
+    stay, *wanted = rng.sample(cont, 3)
+
+    def walls(content: Sequence[int]) -> list[int]:
+        return [i for i, x in enumerate(content) if not set(board.nb[x]) & set(content)]
+
+    others = [x for x in range(board.n) if x not in cont and not set(board.nb[x]) & set(cont)]
+    rng.shuffle(others)
+    replaced = list(cont)
+    for i in walls(cont):
+        if cont[i] != stay and cont[i] not in wanted and others:
+            candidate = others.pop()
+            if not set(board.nb[candidate]) & set(replaced):
+                replaced[i] = candidate
+    shuffled = list(cont)
+    cells = walls(cont)
+    moved = [cont[i] for i in cells]
+    rng.shuffle(moved)
+    for i, x in zip(cells, moved, strict=True):
+        shuffled[i] = x
+    variants = [cont, tuple(replaced), tuple(shuffled)]
+    assert walls(variants[1]) == walls(cont)
+    assert planner.inert_key(variants[1], stay, wanted) == planner.inert_key(cont, stay, wanted)
+    answers = [PatternPlanner(board, GAME).dock(blk, v, stay, wanted, cap=120) for v in variants]
+    for (i, a), (j, b) in itertools.combinations(enumerate(variants), 2):
+        if planner.inert_key(a, stay, wanted) == planner.inert_key(b, stay, wanted):
+            assert answers[i] == answers[j], f"contents {i} and {j} share a key but dock differently"
+            assert list(planner.block_moves(blk, a)) == list(planner.block_moves(blk, b))
+    assert planner.dock(blk, cont, stay, wanted, cap=120) == answers[0]
+    assert (blk, planner.inert_key(variants[1], stay, wanted), stay, tuple(wanted)) in planner._docks
+    assert planner.dock(blk, variants[1], stay, wanted, cap=120) == answers[1]

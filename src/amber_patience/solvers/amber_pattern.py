@@ -38,6 +38,7 @@ alone, one portfolio misses some (traps described in ``docs/solver-pattern.md``)
 from __future__ import annotations
 
 import heapq
+import operator
 import random
 from collections.abc import Iterator, Sequence
 
@@ -379,6 +380,12 @@ def reach_masks(tables: tuple[list[int], list[int], list[int]], frozen: Sequence
     return reach
 
 
+#: Entries of a generation of :meth:`PatternPlanner.block_moves`'s cache (at most twice as many are kept).
+MOVES_CACHE = 100_000
+
+#: The card byte standing for a card that is a wall in a dock (:meth:`PatternPlanner.inert_key`).
+INERT = 255
+
 #: After how many states a dock's search asks :meth:`PatternPlanner._never_docks` for a proof that it cannot
 #: succeed (a proof costs about as much as a few states; asked after 1, 5, 10 or 20 states, the docks of deals
 #: 3, 7 and 9 took the same CPU within 2%, after 40 states 7% more).
@@ -396,7 +403,13 @@ class PatternPlanner:
         self.game = game
         n = board.n
         self.n = n
+        if n > INERT:
+            raise ValueError(f"the planner holds a card in a byte below {INERT}: {n} cards are too many")
         self.blocks = [[c.id for c in game.cells if c.block == name] for name in game.blocks]
+        if any(len(cells) < 2 for cells in self.blocks):
+            raise ValueError("Pattern of Amber's planner needs blocks of at least two cells")
+        #: per block: a position's cards in the block's cells, as a tuple
+        self.contents = [operator.itemgetter(*cells) for cells in self.blocks]
         local = [0] * n
         for cells in self.blocks:
             for i, c in enumerate(cells):
@@ -414,7 +427,10 @@ class PatternPlanner:
                         for adj, mask, frozen in zip(self.adj, self.mask, self.frozen, strict=True)]
         self.pairs = [[[(i, k) if i < k else (k, i) for k in range(len(adj))] for i in range(len(adj))]
                       for adj in self.adj]
-        self._moves: dict[tuple[int, bytes], set[tuple[int, int]]] = {}
+        #: the moves inside a block by (block, content), in two generations (a bounded cache that keeps the hot
+        #: entries): new entries go to the first; when it is full it becomes the second, the old second is
+        #: dropped, and an entry found in the second is copied back to the first
+        self._moves: list[dict[tuple[int, bytes], tuple[tuple[int, int], ...]]] = [{}, {}]
         self.home_block = [board.block[board.target[x]] for x in range(n)]
         self.kind = board.group
         self.home = home_kinds(board)
@@ -437,8 +453,8 @@ class PatternPlanner:
         self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
                        for d in cells] for c in cells] for cells in self.blocks]
         #: dock results: key -> (swaps or ``None``, the cap of the search that found them; ``1 << 30`` when
-        #: proved impossible)
-        self._docks: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]],
+        #: proved impossible); keyed by the block's content, and by its :meth:`inert_key` (bytes) as well
+        self._docks: dict[tuple[int, tuple[int, ...] | bytes, int, tuple[int, ...]],
                           tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.rng = random.Random(seed)
         self._kinds: dict[Matrix, bool | None] = {}
@@ -453,16 +469,28 @@ class PatternPlanner:
     # -- inside one block
 
     def block_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None = None
-                    ) -> set[tuple[int, int]]:
-        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs). ``linked``, if
-        given, must be the cells whose card has a rank-neighbour in the block (:meth:`linked_cells`), in
-        order: the others take part in no swap, nor are they beside a card's neighbour (the same moves)."""
+                    ) -> tuple[tuple[int, int], ...]:
+        """The legal swaps inside block ``blk`` whose cells hold ``cont`` (local cell pairs, each once, in a
+        fixed order: the docks' tie-breaks follow it). ``linked``, if given, must be the cells whose card has a
+        rank-neighbour in the block (:meth:`linked_cells`), in order: the others take part in no swap, nor are
+        they beside a card's neighbour (the same moves)."""
         key = (blk, bytes(cont))
-        found = self._moves.get(key)
+        generations = self._moves
+        young = generations[0]
+        found = young.get(key)
         if found is not None:
             return found
-        if len(self._moves) > 200_000:
-            self._moves.clear()
+        found = generations[1].get(key)
+        if found is None:
+            found = self._make_moves(blk, cont, linked)
+        if len(young) >= MOVES_CACHE:
+            generations[1] = young
+            young = generations[0] = {}
+        young[key] = found
+        return found
+
+    def _make_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None) -> tuple[tuple[int, int], ...]:
+        """:meth:`block_moves` without the cache."""
         targets, pairs, mask, frozen = self.targets[blk], self.pairs[blk], self.mask[blk], self.frozen[blk]
         nb = self.board.nb
         cells = range(len(cont)) if linked is None else linked
@@ -497,8 +525,8 @@ class PatternPlanner:
                             r = k
                         if mi >> r & 1:
                             add(pair[k])
-        self._moves[key] = out
-        return out
+        # as a tuple in the set's order (the order of the sixth and seventh sessions' moves): a third of the memory
+        return tuple(out)
 
     def linked_cells(self, cont: Sequence[int]) -> list[int]:
         """The cells of a block's content ``cont`` whose card has a rank-neighbour in it (the others never
@@ -523,6 +551,12 @@ class PatternPlanner:
         known = self._docks.get(key)
         if known is not None and (known[0] is not None or known[1] >= cap):
             return known[0]
+        # the same dock with other cards in the cells whose card no card of the block neighbours: the same search
+        inert = (blk, self.inert_key(cont, stay, wanted), stay, wanted)
+        known = self._docks.get(inert)
+        if known is not None and (known[0] is not None or known[1] >= cap):
+            self._docks[key] = known
+            return known[0]
         dist = self.dist[blk]
 
         def h(c: bytes) -> int:
@@ -538,7 +572,7 @@ class PatternPlanner:
         start = bytes(cont)
         h0 = h(start)
         if h0 > 0 and not self._may_dock(blk, cont, stay, wanted):
-            self._docks[key] = (None, 1 << 30)
+            self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
         found: tuple[tuple[int, int], ...] | None = None
         parents: dict[bytes, tuple[bytes, tuple[int, int]] | None] = {start: None}
@@ -565,7 +599,7 @@ class PatternPlanner:
             if expanded > cap:
                 break
             if expanded == DOCK_PROOF_AFTER and self._never_docks(blk, start, stay, wanted):
-                self._docks[key] = (None, 1 << 30)
+                self._docks[key] = self._docks[inert] = (None, 1 << 30)
                 return None
             g1 = g + 1
             t = bytearray(cur)
@@ -586,8 +620,32 @@ class PatternPlanner:
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
         if len(self._docks) > 300_000:
             self._docks.clear()
-        self._docks[key] = (found, cap)
+        self._docks[key] = self._docks[inert] = (found, cap)
         return found
+
+    def inert_key(self, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bytes:
+        """A block's content ``cont`` as a dock for ``stay`` and ``wanted`` sees it: every card that has no
+        rank-neighbour in the block, other than ``stay`` and the ``wanted`` cards, replaced by ``INERT``.
+
+        Such a card takes part in no swap inside the block (it would land beside no neighbour), is no card's
+        neighbour there (the relation is symmetric), and no swap lands a card beside it: it is a wall, whichever
+        card it is. So two contents with the same key have the same moves in every state a dock reaches from them
+        (the same cells linked, the same reach masks, the same swaps in the same order), and a dock searches them
+        alike: the same answer, the same swaps."""
+        nb = self.board.nb
+        present = set(cont)
+        return bytes(x if x == stay or x in wanted or nb[x][0] in present or nb[x][1] in present else INERT
+                     for x in cont)
+
+    def known_to_fail(self, blk: int, cont: tuple[int, ...], stay: int, wanted: Sequence[int], cap: int) -> bool:
+        """Whether :meth:`dock` with these arguments is known to answer ``None`` without searching: from its
+        cache (a search of at least ``cap`` states, or a proof), or because ``stay`` or every wanted card is not
+        in the block."""
+        present = tuple(w for w in wanted if w in cont)
+        if stay not in cont or not present:
+            return True
+        known = self._docks.get((blk, cont, stay, present))
+        return known is not None and known[0] is None and known[1] >= cap
 
     def _never_docks(self, blk: int, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bool:
         """A proof that no swaps inside block ``blk`` (holding ``cont``) bring ``stay`` beside a ``wanted``
@@ -663,6 +721,32 @@ def imbalance(transport: Sequence[Sequence[int]]) -> int:
     return sum(abs(transport[a][b] - transport[b][a]) for a in range(BLOCKS) for b in range(a + 1, BLOCKS))
 
 
+def imbalance_after(transport: Sequence[Sequence[int]], before: int, a: int, b: int, hf: int, hg: int) -> int:
+    """:func:`imbalance` after an exchange of a card of block ``a`` whose home is ``hf`` and one of block ``b``
+    whose home is ``hg`` (``transport``: the matrix before it, whose imbalance is ``before``), from the pairs of
+    blocks the exchange changes. The exchange takes one from ``t[a][hf]`` and ``t[b][hg]`` and adds one to
+    ``t[b][hf]`` and ``t[a][hg]``: nothing changes when ``hf == hg``; when the two cards go to each other's
+    block's home (``a == hg`` and ``b == hf``, or ``a == hf`` and ``b == hg``), the pair a-b loses (or gains) one
+    each way and the other entries are a block's own cards, which no pair counts; otherwise the pairs changed
+    are distinct, one entry of each by one."""
+    if hf == hg or (a == hg and b == hf) or (a == hf and b == hg):
+        return before
+    total = before
+    if a != hf:
+        d = transport[a][hf] - transport[hf][a]
+        total += abs(d - 1) - abs(d)
+    if b != hf:
+        d = transport[b][hf] - transport[hf][b]
+        total += abs(d + 1) - abs(d)
+    if b != hg:
+        d = transport[b][hg] - transport[hg][b]
+        total += abs(d - 1) - abs(d)
+    if a != hg:
+        d = transport[a][hg] - transport[hg][a]
+        total += abs(d + 1) - abs(d)
+    return total
+
+
 def card_blocks(board: _Board, at: Sequence[int]) -> bytes:
     """The block of every card (``loc[card]``), the position at the level of sets."""
     loc = bytearray(board.n)
@@ -704,12 +788,15 @@ def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
     end position, or ``None`` when a dock is not found."""
     board, blocks = planner.board, planner.blocks
     a_blk, b_blk = board.block[at.index(f)], board.block[at.index(g)]
-    conts_a = tuple(at[c] for c in blocks[a_blk])
-    conts_b = tuple(at[c] for c in blocks[b_blk])
+    conts_a = planner.contents[a_blk](at)
+    conts_b = planner.contents[b_blk](at)
+    wanted_b = [w for w in board.nb[f] if w != g]
+    if planner.known_to_fail(b_blk, conts_b, g, wanted_b, cap):
+        return None  # the answer without docking f's side (measured: most failing exchanges at deal 11)
     prep_a = planner.dock(a_blk, conts_a, f, [w for w in board.nb[g] if w != f], cap)
     if prep_a is None:
         return None
-    prep_b = planner.dock(b_blk, conts_b, g, [w for w in board.nb[f] if w != g], cap)
+    prep_b = planner.dock(b_blk, conts_b, g, wanted_b, cap)
     if prep_b is None:
         return None
     swaps = (tuple((blocks[a_blk][p], blocks[a_blk][q]) for p, q in prep_a)
@@ -805,27 +892,30 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
         if budget.left(1) <= 0:
             break
         budget.used += 1
+        # a child's measure from its parent's: only the potentials of f's and g's kinds change (summed in the
+        # same order as before, so the same floats), and the imbalance only in the pairs of blocks they touch
+        pots = [potential(k, present[k]) for k in range(KINDS)]
+        imb = imbalance(transport)
         for f, a, g, b in set_exchanges(board, loc, movable):
             kf, kg = kind[f], kind[g]
             if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1) and kind_refused(
                     m, kinds_home, memo, a, kf, b, kg):
                 continue
-            masks = list(present)
-            for x, old, new in ((f, a, b), (g, b, a)):
-                if old == home[x]:
-                    masks[kind[x]] &= ~(1 << rank[x])
-                if new == home[x]:
-                    masks[kind[x]] |= 1 << rank[x]
             hf, hg = home[f], home[g]
-            transport[a][hf] -= 1
-            transport[b][hf] += 1
-            transport[b][hg] -= 1
-            transport[a][hg] += 1
-            h = sum(potential(k, masks[k]) for k in range(KINDS)) + imbalance_weight * imbalance(transport)
-            transport[a][hf] += 1
-            transport[b][hf] -= 1
-            transport[b][hg] += 1
-            transport[a][hg] -= 1
+            mf = present[kf]
+            if a == hf:
+                mf &= ~(1 << rank[f])
+            if b == hf:
+                mf |= 1 << rank[f]
+            mg = mf if kg == kf else present[kg]
+            if b == hg:
+                mg &= ~(1 << rank[g])
+            if a == hg:
+                mg |= 1 << rank[g]
+            p = pots.copy()
+            p[kf] = potential(kf, mg if kg == kf else mf)
+            p[kg] = potential(kg, mg)
+            h = sum(p) + imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
             heapq.heappush(heap, (depth + 1 + weight * h, rng.random(), idx, f, g))
     if best is not None:
         best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
