@@ -57,16 +57,8 @@ from amber_patience.solvers.amber_pattern import (
     end_game,
 )
 
-
-def parse_range(text: str) -> list[int]:
-    """``"1-20"``, ``"7"`` or ``"1-3,10"`` -> deal numbers."""
-    deals: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()):
-            raise argparse.ArgumentTypeError(f"{part!r} is not a deal range like 1-20")
-        deals.extend(range(int(lo), int(hi or lo) + 1))
-    return deals
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from amber_solver import parse_range, percentile  # the same deal lists and p95 as the solver benchmark
 
 
 def near_goal(game: AmberGame, deal: int, steps: int, seed: int, tries: int = 200_000) -> tuple[AmberPosition, int]:
@@ -181,7 +173,7 @@ def race(deals: list[int], nodes: int) -> int:
         amber.RACE, amber_pattern.BALANCE_PORTFOLIO = race_on, default
     if faster:
         cpus = sorted(cpu for _won, cpu, _ratio in faster)
-        p95 = cpus[min(len(cpus) - 1, round(0.95 * (len(cpus) - 1)))]
+        p95 = percentile(cpus, 0.95)
         ratios = [ratio for won, _cpu, ratio in faster if won]
         print(f"the faster of the two: won {sum(won for won, _c, _r in faster)}/{len(faster)}, median CPU s "
               f"{statistics.median(cpus):.2f}, p95 {p95:.2f}"
@@ -226,7 +218,7 @@ def search(deals: list[int], nodes: int) -> int:
         amber.RACE, amber.shorten, amber_pattern.plan_pattern = race_on, shorten, plan
     if cpus:
         ordered = sorted(cpus)
-        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        p95 = percentile(ordered, 0.95)
         print(f"search alone: won {won}/{len(cpus)}, median CPU s {statistics.median(ordered):.2f}, p95 {p95:.2f}, "
               f"total {sum(ordered):.1f}")
     return 0
