@@ -125,8 +125,10 @@ def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
 
 def _join(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int) -> list[tuple[int, int]] | None:
     """The shortest legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal``."""
+    if start == goal:
+        return []
     if most <= 0 or not cells:
-        return [] if start == goal else None
+        return None
     frontier: list[tuple[bytes, list[tuple[int, int]]]] = [(start, [])]
     seen = {start}
     pairs = [(a, b) for k, a in enumerate(cells) for b in cells[k + 1:]]
