@@ -358,3 +358,25 @@ def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeyp
         runs.append((path, end, used, best.get("path"), best.get("near"), list(expanded)))
     assert runs[0][2] > 0 and len(runs[0][5]) == runs[0][2]
     assert runs[1] == runs[0]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["arden", "kolvir", "path", "path-36"]),
+       number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=80))
+def test_a_swap_that_places_a_card_is_inside_a_cycle(name: str, number: int, steps: int) -> None:
+    """A swap that puts a card in its goal cell swaps two cells of one cycle of the permutation to the goal (the
+    card in ``p`` goes to ``q`` next along its cycle), so a merge (a swap across two cycles) never places a card:
+    its beta term is never negative, and a merge of two cards of one group, happy and with no unhappy
+    neighbour, always has the same key as the others of its kind (``docs/solver.md``, eighth session: 65% of
+    the children Arden's lazy loop weighs). On every legal swap of random positions."""
+    position = _random_play(get_game(name).deal(number), steps, number)
+    board = amber_solver._Board(position)
+    at, pos = _at_and_pos(board)
+    cyc, _ = board.cycles(at)
+    bound = board.bound(at)
+    for p, q in board.moves(at, pos):
+        child = at[:]
+        child[p], child[q] = at[q], at[p]
+        assert board.bound(child) == bound + (-1 if cyc[p] == cyc[q] else 1)
+        if board.target[at[p]] == q or board.target[at[q]] == p:
+            assert cyc[p] == cyc[q]
