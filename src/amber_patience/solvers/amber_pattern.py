@@ -628,7 +628,10 @@ class PatternPlanner:
                 return None
             g1 = g + 1
             t = bytearray(cur)
+            back = parents[cur]
             for pair in moves(blk, cur, linked):
+                if pair is back:
+                    continue  # the swap back to the parent (in ``parents``: skipped below anyway)
                 i, k = pair
                 x = t[k]
                 y = t[i]
