@@ -3,7 +3,7 @@
     python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
     python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
     python benchmarks/pattern_solver.py --race [--deals 1-40] [--solve 10000]
-    python benchmarks/pattern_solver.py --search [--deals 1-60] [--solve 10000]
+    python benchmarks/pattern_solver.py --search [--deals 1-60] [--solve 10000] [--race-portfolio]
 
 Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
 ``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
@@ -30,7 +30,8 @@ With ``--search``: the search alone, as the eighth session measured it: each dea
 one core (``amber.RACE`` off, ``BALANCE_PORTFOLIO``, node limit ``--solve``) with the shortening replaced by
 the identity (the found path is still replayed by the rules engine): status, nodes, the found path's length and
 a hash of its swaps (to check that two versions of the planner make the same decisions), and the CPU s of
-``plan_pattern``; a summary line with the median and p95 of that CPU (every non-stranded deal counted).
+``plan_pattern``; a summary line with the median and p95 of that CPU (every non-stranded deal counted). With
+``--race-portfolio``, the same for ``RACE_PORTFOLIO`` (the race's other portfolio) instead.
 """
 
 from __future__ import annotations
@@ -181,11 +182,13 @@ def race(deals: list[int], nodes: int) -> int:
     return 0
 
 
-def search(deals: list[int], nodes: int) -> int:
-    """One line per deal: the planner's search alone (no shortening, one core), its CPU and its found path."""
+def search(deals: list[int], nodes: int, race_portfolio: bool = False) -> int:
+    """One line per deal: the planner's search alone (no shortening, one core), its CPU and its found path
+    (``BALANCE_PORTFOLIO``'s, or with ``race_portfolio`` ``RACE_PORTFOLIO``'s)."""
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
-    print(f"Pattern of Amber: the search alone (one core, BALANCE_PORTFOLIO, node limit {nodes}, no shortening); "
+    name = "RACE_PORTFOLIO" if race_portfolio else "BALANCE_PORTFOLIO"
+    print(f"Pattern of Amber: the search alone (one core, {name}, node limit {nodes}, no shortening); "
           "CPU s of plan_pattern")
     print(f"{'deal':>5} {'status':>8} {'nodes':>6} {'found':>6} {'path hash':>10} {'CPU s':>7}")
     race_on, shorten, plan = amber.RACE, amber.shorten, amber_pattern.plan_pattern
@@ -194,6 +197,8 @@ def search(deals: list[int], nodes: int) -> int:
     def plan_timed(*args: object, **kwargs: object) -> list[tuple[int, int]] | None:
         t0 = time.process_time()
         try:
+            if race_portfolio:
+                kwargs["portfolio"] = RACE_PORTFOLIO
             return plan(*args, **kwargs)  # type: ignore[arg-type]
         finally:
             timed.append(time.process_time() - t0)
@@ -251,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="each portfolio of the race alone on one core (node limit --solve), and the faster")
     parser.add_argument("--search", action="store_true",
                         help="the search alone: one core, no shortening, CPU of the planner and its found path")
+    parser.add_argument("--race-portfolio", action="store_true",
+                        help="with --search: RACE_PORTFOLIO instead of BALANCE_PORTFOLIO")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
@@ -261,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.race:
         return race(args.deals, args.solve)
     if args.search:
-        return search(args.deals, args.solve)
+        return search(args.deals, args.solve, args.race_portfolio)
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
     solved: list[tuple[int, int, float]] = []

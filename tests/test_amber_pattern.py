@@ -8,6 +8,7 @@ Budgets are node limits, so results do not depend on the machine's speed.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import random
 from collections.abc import Sequence
@@ -808,3 +809,159 @@ def test_contents_with_the_same_inert_key_dock_alike_and_the_cache_answers_for_b
     assert planner.dock(blk, cont, stay, wanted, cap=120) == answers[0]
     assert (blk, planner.inert_key(variants[1], stay, wanted), stay, tuple(wanted)) in planner._docks
     assert planner.dock(blk, variants[1], stay, wanted, cap=120) == answers[1]
+
+
+# --- eighth session, second round: the same search for less CPU ---
+
+
+def _moves_reference(planner: PatternPlanner, blk: int, cont: Sequence[int], linked: Sequence[int] | None
+                     ) -> tuple[tuple[int, int], ...]:
+    """The moves inside a block as the planner made them up to 84b1ef2 (the definition: for every card, every
+    cell beside one of its neighbours; the card there must land beside one of its own), in the same order."""
+    targets, pairs, mask, frozen = planner.targets[blk], planner.pairs[blk], planner.mask[blk], planner.frozen[blk]
+    nb = planner.board.nb
+    cells = range(len(cont)) if linked is None else linked
+    pos = {cont[i]: i for i in cells}
+    out: set[tuple[int, int]] = set()
+    for i in cells:
+        if frozen[i]:
+            continue
+        for m in nb[cont[i]]:
+            j = pos.get(m)
+            if j is None:
+                continue
+            for k in targets[i][j]:
+                for y in nb[cont[k]]:
+                    r = pos.get(y)
+                    if r is not None and mask[i] >> (k if r == i else r) & 1:
+                        out.add(pairs[i][k])
+                        break
+    return tuple(out)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(0, 60), st.integers(0, 10 ** 6))
+def test_the_moves_from_bit_masks_are_the_moves_of_the_definition_in_the_same_order(number: int, steps: int,
+                                                                                   seed: int) -> None:
+    # every block of a position of random play, the contents a dock reaches from it, and random contents: the moves
+    # made from the bit masks of the cells beside the neighbours are the definition's, in the same order (the order
+    # of the set they are put into is the docks' tie-break), with and without the linked cells given
+    board = _Board(_random_play(_deal(number), steps, seed))
+    planner = PatternPlanner(board, GAME)
+    rng = random.Random(seed)
+    checked = 0
+    for blk, cells in enumerate(planner.blocks):
+        start = tuple(board.start[c] for c in cells)
+        contents = sorted(_block_contents(planner, blk, start, 40))
+        contents += [bytes(rng.sample(range(board.n), len(cells))) for _ in range(20)]
+        # random contents of the block's own kind, so that many cards have neighbours
+        kind = [x for x in range(board.n) if planner.kind[x] == planner.kind[start[0]]]
+        contents += [bytes(rng.sample(kind, min(len(cells), len(kind)))) for _ in range(20) if len(kind) >= len(cells)]
+        for cont in contents:
+            linked = planner.linked_cells(cont)
+            expected = _moves_reference(planner, blk, cont, None)
+            assert planner._make_moves(blk, cont, None) == expected
+            assert planner._make_moves(blk, cont, linked) == expected
+            checked += len(expected)
+    assert checked > 0
+
+
+def _dock_reference(planner: PatternPlanner, blk: int, cont: tuple[int, ...], stay: int, wanted: tuple[int, ...],
+                    cap: int) -> tuple[tuple[int, int], ...] | None:
+    """The dock's best-first search as it was up to 84b1ef2, keeping every state's parent (the definition)."""
+    dist = planner.dist[blk]
+
+    def h(c: bytes) -> int:
+        return min(dist[c.index(stay)][c.index(w)] for w in wanted) - 1
+
+    start = bytes(cont)
+    parents: dict[bytes, tuple[bytes, tuple[int, int]] | None] = {start: None}
+    heap = [(h(start), 0, 0, start)]
+    tie, expanded = 0, 0
+    while heap:
+        _f, g, _t, cur = heapq.heappop(heap)
+        if h(cur) == 0:
+            steps: list[tuple[int, int]] = []
+            link = parents[cur]
+            while link is not None:
+                steps.append(link[1])
+                link = parents[link[0]]
+            return tuple(steps[::-1])
+        expanded += 1
+        if expanded > cap:
+            return None
+        for i, k in planner.block_moves(blk, cur):
+            child = bytearray(cur)
+            child[i], child[k] = child[k], child[i]
+            if bytes(child) not in parents:
+                parents[bytes(child)] = (cur, (i, k))
+                tie += 1
+                heapq.heappush(heap, (g + 1 + 2 * h(bytes(child)), g + 1, tie, bytes(child)))
+    return None
+
+
+@SETTINGS
+@given(st.integers(1, 2000), st.integers(0, 10 ** 6))
+def test_a_dock_traced_back_through_its_swaps_is_the_dock_of_the_parents_dict(number: int, seed: int) -> None:
+    # the dock keeps a state's swap from its parent, not the parent, and skips the swap back to the parent: the
+    # found swaps are those of the search that keeps the parents (the definition), each swap legal where it is
+    # made, and at the end ``stay`` is beside a wanted card; docks of several swaps among them
+    board = _Board(_deal(number))
+    planner = PatternPlanner(board, GAME)
+    rng = random.Random(seed)
+    deep = 0
+    for _ in range(40):
+        blk = rng.randrange(BLOCKS)
+        cells = planner.blocks[blk]
+        # the block's own cards (its goal), shuffled among its cells other than the start cells: most are linked
+        goal = [board.target.index(c) for c in cells]
+        free = [i for i, frozen in enumerate(planner.frozen[blk]) if not frozen]
+        moved = [goal[i] for i in free]
+        rng.shuffle(moved)
+        for i, x in zip(free, moved, strict=True):
+            goal[i] = x
+        cont = tuple(goal)
+        linked = [cont[i] for i in planner.linked_cells(cont)]
+        if len(linked) < 4:
+            continue
+        stay = rng.choice(linked)
+        # wanted cards far from ``stay``, so that the docks take several swaps
+        far = [w for w in linked if planner.dist[blk][cont.index(stay)][cont.index(w)] >= 3]
+        if not far:
+            continue
+        wanted = tuple(rng.sample(far, min(2, len(far))))
+        found = PatternPlanner(board, GAME).dock(blk, cont, stay, wanted, cap=150)
+        assert found == _dock_reference(planner, blk, cont, stay, wanted, 150)
+        if found is None:
+            continue
+        deep += len(found) >= 2
+        cur = bytes(cont)
+        for i, k in found:
+            assert (i, k) in planner.block_moves(blk, cur)
+            child = bytearray(cur)
+            child[i], child[k] = child[k], child[i]
+            cur = bytes(child)
+        assert min(planner.dist[blk][cur.index(stay)][cur.index(w)] for w in wanted) == 1
+    assert deep > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 60), st.integers(0, KINDS - 1), st.integers(0, KINDS - 1),
+       st.lists(st.integers(0, (1 << 22) - 1), min_size=KINDS + 2, max_size=KINDS + 2))
+def test_a_childs_potential_from_its_parents_sum_is_the_sum_over_the_kinds(number: int, kf: int, kg: int,
+                                                                           masks: list[int]) -> None:
+    # the balance search weighs a child as its parent's sum of potentials with two kinds replaced, which is the same
+    # float as the sum over the kinds only because every potential is a whole number (``lam`` 1): both checked
+    board = _Board(_deal(number))
+    planner = PatternPlanner(board, GAME)
+    assert float(planner.lam).is_integer()
+    pots = [planner.kind_potential(k, masks[k] & ((1 << planner.size[k]) - 1)) for k in range(KINDS)]
+    new_f = planner.kind_potential(kf, masks[KINDS] & ((1 << planner.size[kf]) - 1))
+    new_g = planner.kind_potential(kg, masks[KINDS + 1] & ((1 << planner.size[kg]) - 1))
+    assert all(p.is_integer() for p in pots + [new_f, new_g])
+    p = pots.copy()
+    p[kf] = new_g if kg == kf else new_f
+    p[kg] = new_g
+    total = sum(pots)
+    short = total - pots[kf] + new_g if kg == kf else total - pots[kf] - pots[kg] + new_f + new_g
+    assert short == sum(p)

@@ -418,6 +418,8 @@ class PatternPlanner:
         self.adj = [[tuple(local[d] for d in board.adj[c]) for c in cells] for cells in self.blocks]
         self.frozen = [[c in board.frozen for c in cells] for cells in self.blocks]
         self.mask = [[sum(1 << d for d in a) for a in adj] for adj in self.adj]
+        #: per block: its cells that hold no start card, as a bit mask
+        self.movable = [sum(1 << i for i, f in enumerate(frozen) if not f) for frozen in self.frozen]
         self.spread = [spread_tables(mask) for mask in self.mask]
         #: per block, for :meth:`block_moves`: ``targets[i][j]``, the cells (not start cells, nor i) that the card
         #: of cell i may swap with to land beside a card in cell j (the cells touching j, and j itself if it
@@ -490,40 +492,59 @@ class PatternPlanner:
         return found
 
     def _make_moves(self, blk: int, cont: Sequence[int], linked: Sequence[int] | None) -> tuple[tuple[int, int], ...]:
-        """:meth:`block_moves` without the cache."""
-        targets, pairs, mask, frozen = self.targets[blk], self.pairs[blk], self.mask[blk], self.frozen[blk]
+        """:meth:`block_moves` without the cache.
+
+        The swap of cells i < k (cards x, y) is legal when x lands at k beside a rank-neighbour and y at i beside
+        one: x's neighbours stay where they are unless one is y (then at i), and the same for y. With ``near[c]``
+        the cells of the neighbours of the card in c (a bit mask) and ``touch[c]`` the cells touching them, the
+        swap is legal when k is in ``touch[i]`` and i in ``touch[k]`` (the cells that ``near`` of i's adjacent
+        cells holds), or when y is x's neighbour and the cells touch (they trade places); with neither a start
+        cell. Those bit masks are the legal swaps of each cell; the loop over the cells where x may go (as
+        before, the same order) only puts them into a set in the order it always did, since the set's order is
+        the order of the moves (the docks' tie-breaks follow it)."""
+        targets, pairs, mask, adj = self.targets[blk], self.pairs[blk], self.mask[blk], self.adj[blk]
+        t0, t1, t2 = self.spread[blk]
+        movable = self.movable[blk]
         nb = self.board.nb
         cells = range(len(cont)) if linked is None else linked
         pos = {cont[i]: i for i in cells}
         get = pos.get
+        near = [0] * len(cont)
+        for i in cells:
+            y0, y1 = nb[cont[i]]
+            r = get(y0)
+            s = get(y1)
+            if r is not None:
+                near[i] = 1 << r if s is None else 1 << r | 1 << s
+            elif s is not None:
+                near[i] = 1 << s
         out: set[tuple[int, int]] = set()
         add = out.add
         for i in cells:
-            if frozen[i]:
+            ni = near[i]
+            if not ni or not movable >> i & 1:
                 continue
-            x = cont[i]
-            mi, reach, pair = mask[i], targets[i], pairs[i]
-            for m in nb[x]:
+            # the legal partners k > i (those below were put in from their own cell first)
+            up = movable >> i + 1 << i + 1
+            touch = (t0[ni & 127] | t1[ni >> 7 & 127] | t2[ni >> 14]) & up
+            legal = ni & mask[i] & up
+            if touch:
+                by = 0
+                for r in adj[i]:
+                    by |= near[r]
+                legal |= touch & by
+            if not legal:
+                continue
+            pair = pairs[i]
+            if not legal & (legal - 1):
+                add(pair[legal.bit_length() - 1])
+                continue
+            reach = targets[i]
+            for m in nb[cont[i]]:
                 j = get(m)
-                if j is None:
-                    continue
-                # x goes beside its neighbour m (cells touching j), or trades places with m
-                for k in reach[j]:
-                    # y = cont[k] lands in cell i: beside one of its neighbours (x itself now at k); its two
-                    # neighbours unrolled, not a loop (5-10% less CPU in the docks, deals 3, 7, 9)
-                    y0, y1 = nb[cont[k]]
-                    r = get(y0)
-                    if r is not None:
-                        if r == i:
-                            r = k
-                        if mi >> r & 1:
-                            add(pair[k])
-                            continue
-                    r = get(y1)
-                    if r is not None:
-                        if r == i:
-                            r = k
-                        if mi >> r & 1:
+                if j is not None:
+                    for k in reach[j]:
+                        if legal >> k & 1:
                             add(pair[k])
         # as a tuple in the set's order (the order of the sixth and seventh sessions' moves): a third of the memory
         return tuple(out)
@@ -575,7 +596,8 @@ class PatternPlanner:
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
         found: tuple[tuple[int, int], ...] | None = None
-        parents: dict[bytes, tuple[bytes, tuple[int, int]] | None] = {start: None}
+        # a state's swap from its parent (a swap undoes itself: the parent is the state with it made again)
+        parents: dict[bytes, tuple[int, int] | None] = {start: None}
         # heap entries carry their h (a swap moves at most two of the cards h looks at, so the
         # children's h is recomputed only when it does)
         heap = [(h0, 0, 0, start, h0)]
@@ -589,10 +611,13 @@ class PatternPlanner:
             _f, g, _t, cur, hc = pop(heap)
             if hc == 0:
                 steps: list[tuple[int, int]] = []
+                back = bytearray(cur)
                 link = parents[cur]
                 while link is not None:
-                    steps.append(link[1])
-                    link = parents[link[0]]
+                    steps.append(link)
+                    i, k = link
+                    back[i], back[k] = back[k], back[i]
+                    link = parents[bytes(back)]
                 found = tuple(steps[::-1])
                 break
             expanded += 1
@@ -603,7 +628,10 @@ class PatternPlanner:
                 return None
             g1 = g + 1
             t = bytearray(cur)
+            back = parents[cur]
             for pair in moves(blk, cur, linked):
+                if pair is back:
+                    continue  # the swap back to the parent (in ``parents``: skipped below anyway)
                 i, k = pair
                 x = t[k]
                 y = t[i]
@@ -614,7 +642,7 @@ class PatternPlanner:
                 t[k] = x
                 if new in parents:
                     continue
-                parents[new] = (cur, pair)
+                parents[new] = pair
                 tie += 1
                 hn = h(new) if x in looked or y in looked else hc
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
@@ -840,6 +868,9 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
     movable = [x for x in range(n) if x not in fixed]
     kinds_home, memo, potential, rng = planner.home, planner._kinds, planner.kind_potential, planner.rng
+    # with a whole ``lam`` every potential is a whole number (far below 2 ** 53), so a child's is its parent's
+    # minus the two kinds' old potentials plus their new ones, the same float as the sum over the kinds
+    whole = float(planner.lam).is_integer()
     store: list[_Node] = [(bytes(start), -1, (), 0)]
     outs: list[int] = [n]
     heap: list[tuple[float, float, int, int, int]] = [(0.0, 0.0, -1, -1, -1)]
@@ -892,9 +923,11 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
         if budget.left(1) <= 0:
             break
         budget.used += 1
-        # a child's measure from its parent's: only the potentials of f's and g's kinds change (summed in the
-        # same order as before, so the same floats), and the imbalance only in the pairs of blocks they touch
+        # a child's measure from its parent's: only the potentials of f's and g's kinds change (with a whole
+        # ``lam``, the parent's sum with those two replaced; else summed over the kinds in the same order as
+        # before), and the imbalance only in the pairs of blocks they touch: the same floats
         pots = [potential(k, present[k]) for k in range(KINDS)]
+        total = sum(pots)
         imb = imbalance(transport)
         for f, a, g, b in set_exchanges(board, loc, movable):
             kf, kg = kind[f], kind[g]
@@ -912,10 +945,18 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
                 mg &= ~(1 << rank[g])
             if a == hg:
                 mg |= 1 << rank[g]
-            p = pots.copy()
-            p[kf] = potential(kf, mg if kg == kf else mf)
-            p[kg] = potential(kg, mg)
-            h = sum(p) + imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
+            if whole:
+                # integers held as floats: any order of the sum gives the same float
+                if kg == kf:
+                    h = total - pots[kf] + potential(kf, mg)
+                else:
+                    h = total - pots[kf] - pots[kg] + potential(kf, mf) + potential(kg, mg)
+            else:
+                p = pots.copy()
+                p[kf] = potential(kf, mg if kg == kf else mf)
+                p[kg] = potential(kg, mg)
+                h = sum(p)
+            h += imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
             heapq.heappush(heap, (depth + 1 + weight * h, rng.random(), idx, f, g))
     if best is not None:
         best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
