@@ -31,7 +31,7 @@ that came before. In short:
   The attempts share their caches (docks, moves, kind plans).
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
-non-stranded deal of 1-60 within 20 s on two cores (eighth session; deal 51 in about 12 s);
+non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
 alone, one portfolio misses some (traps described in ``docs/solver-pattern.md``).
 """
 
