@@ -380,3 +380,36 @@ def test_a_swap_that_places_a_card_is_inside_a_cycle(name: str, number: int, ste
         assert board.bound(child) == bound + (-1 if cyc[p] == cyc[q] else 1)
         if board.target[at[p]] == q or board.target[at[q]] == p:
             assert cyc[p] == cyc[q]
+
+
+def test_the_cyclic_collector_is_off_during_a_solve_and_as_before_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from amber_patience import solvers
+
+    seen: list[tuple[str, bool]] = []
+
+    def spy(name: str) -> None:
+        real = getattr(amber_solver, name)
+
+        def run(*args: object, **kw: object) -> object:
+            seen.append((name, gc.isenabled()))
+            return real(*args, **kw)
+        monkeypatch.setattr(amber_solver, name, run)
+
+    spy("solve")
+    spy("shorten_line")  # what the family's finish runs, and solvers.shorten_line
+    position = get_game("path-36").deal(1)
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            quick = solvers.solve(position, time_limit=20, quick=True)
+            assert quick.status == "won" and gc.isenabled() is enabled
+            whole = solvers.finish(position, quick)
+            assert gc.isenabled() is enabled and len(whole.moves) <= len(quick.moves)
+            assert len(solvers.shorten_line(position, list(quick.moves))) <= len(quick.moves)
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [("solve", False), ("shorten_line", False), ("shorten_line", False)] * 2

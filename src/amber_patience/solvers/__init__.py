@@ -11,6 +11,8 @@ from __future__ import annotations
 import gc
 import importlib
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -71,6 +73,20 @@ def replay(position: Position, moves: list[Move]) -> Position:
 QUICK_OPTIONS: dict[str, dict[str, Any]] = {"amber": {"shorten_first": 32}}
 
 
+@contextmanager
+def _collector_off() -> Iterator[None]:
+    """The cyclic garbage collector off for a solver's run (on again after, if it was on): the searches build
+    millions of small tuples and no reference cycles, so the collector would scan the growing heap again and
+    again (about 7% of Arden's solve CPU) and find nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: int | None = None,
           quick: bool = False) -> Solution:
     """Solve ``position`` with its family's solver, and check the result by replaying it.
@@ -79,15 +95,8 @@ def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: in
     :func:`is_quick` then says so): :func:`finish` makes it what ``solve`` returns without ``quick``."""
     module = importlib.import_module(f"{__name__}.{position.game.family}")
     options = QUICK_OPTIONS.get(position.game.family, {}) if quick else {}
-    # The searches build millions of small tuples and no reference cycles: the cyclic garbage collector
-    # would scan the growing heap again and again (about 7% of Arden's solve CPU) and find nothing.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_off():
         solution: Solution = module.solve(position, time_limit=time_limit, node_limit=node_limit, **options)
-    finally:
-        if collecting:
-            gc.enable()
     if solution.status == "won":
         end = replay(position, solution.moves)
         if not end.is_won():
@@ -107,13 +116,8 @@ def finish(position: Position, solution: Solution, *, time_limit: float | None =
     if not is_quick(solution):
         return solution
     module = importlib.import_module(f"{__name__}.{position.game.family}")
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_off():
         whole: Solution = module.finish(position, solution, time_limit=time_limit)
-    finally:
-        if collecting:
-            gc.enable()
     if not replay(position, whole.moves).is_won():
         raise SolutionError("the shortened solution's moves are all legal but do not win the game")
     return whole
@@ -127,13 +131,8 @@ def shorten_line(position: Position, moves: list[Move], *, time_limit: float | N
     shorten = getattr(module, "shorten_line", None)
     if shorten is None or not moves:
         return list(moves)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_off():
         shorter: list[Move] = list(shorten(position, moves, time_limit=time_limit))
-    finally:
-        if collecting:
-            gc.enable()
     if not replay(position, shorter).is_won():
         raise SolutionError("the shortened line's moves are all legal but do not win the game")
     return shorter if len(shorter) <= len(moves) else list(moves)
