@@ -435,3 +435,26 @@ def test_the_analyst_keeps_the_whole_line_after_its_quick_one(monkeypatch: pytes
     assert analyst.wait(position, 60) or cache.knows(position)
     assert analyst.idle(60) and cache.get(position) == whole and analyst.runs == 1
     analyst.close()
+
+
+def test_the_store_keeps_the_shorter_rest_at_a_position(tmp_path: Path) -> None:
+    """As the cache in memory: a longer line through a position does not take it from a shorter one; an equal
+    one does (the newer), and so does any line where the kept one cannot be read."""
+    kept = Store(tmp_path / "lines.sqlite3")
+    short = [{"swap": [1, 2]}, {"swap": [3, 4]}]
+    long = [{"swap": [5, 6]}, {"swap": [7, 8]}, {"swap": [9, 10]}]
+    kept.save_line("path-36", ["start", "mid"], short)
+    kept.save_line("path-36", ["start", "other", "mid2"], long)
+    assert kept.find_line("start") == ("path-36", short)  # 2 moves left beat 3
+    assert kept.find_line("other") == ("path-36", long[1:])
+    tie = [{"swap": [11, 12]}, {"swap": [13, 14]}]
+    kept.save_line("path-36", ["start", "mid3"], tie)
+    assert kept.find_line("start") == ("path-36", tie)
+    shorter = [{"swap": [15, 16]}]
+    kept.save_line("path-36", ["start"], shorter)
+    assert kept.find_line("start") == ("path-36", shorter)
+    with sqlite3.connect(tmp_path / "lines.sqlite3") as db:  # the kept line damaged on disk
+        db.execute("UPDATE lines SET moves = 'not json' WHERE moves LIKE '%15,16%'")
+    assert kept.find_line("start") is None
+    kept.save_line("path-36", ["start", "x", "y"], long)
+    assert kept.find_line("start") == ("path-36", long)

@@ -42,6 +42,15 @@ SCHEMA_VERSION = 2
 #: Winning lines kept (the oldest are deleted first).
 MAX_LINES = 2000
 
+#: A step of a new line (key, line, step, the moves left from there) replaces the one kept for its position
+#: only when the rest is no longer (or the kept line is gone or cannot be read).
+_KEEP_SHORTER_REST = """
+INSERT INTO line_steps (key, line, step) VALUES (?1, ?2, ?3)
+ON CONFLICT (key) DO UPDATE SET line = excluded.line, step = excluded.step
+WHERE ?4 <= coalesce((SELECT CASE WHEN json_valid(l.moves) THEN json_array_length(l.moves) - line_steps.step END
+                      FROM lines l WHERE l.id = line_steps.line), ?4)
+"""
+
 #: The environment variable that chooses the database file.
 DB_ENV = "AMBER_PATIENCE_DB"
 
@@ -244,14 +253,15 @@ class Store:
 
     def save_line(self, game: str, keys: list[str], moves: list[Any]) -> None:
         """Keep a winning line: ``moves`` (move JSON) from the position of ``keys[0]``; ``keys[i]`` is
-        the key of the position before move ``i``. Only the newest :data:`MAX_LINES` lines are kept."""
+        the key of the position before move ``i``. Only the newest :data:`MAX_LINES` lines are kept. A
+        position keeps the shortest rest known from it (the newer line on a tie, or where the one kept
+        cannot be read), as the cache in memory does (:class:`~amber_patience.solvers.lines.LineCache`)."""
         if len(keys) != len(moves):
             raise ValueError(f"a line of {len(moves)} moves needs {len(moves)} position keys, not {len(keys)}")
         with self._connect() as db:
             line = db.execute("INSERT INTO lines (game, moves, created) VALUES (?, ?, ?)",
                               (game, json.dumps(moves, separators=(",", ":")), time.time())).lastrowid
-            db.executemany("INSERT OR REPLACE INTO line_steps (key, line, step) VALUES (?, ?, ?)",
-                           [(key, line, i) for i, key in enumerate(keys)])
+            db.executemany(_KEEP_SHORTER_REST, [(key, line, i, len(moves) - i) for i, key in enumerate(keys)])
             old = db.execute("SELECT id FROM lines ORDER BY id DESC LIMIT -1 OFFSET ?", (MAX_LINES,)).fetchall()
             if old:
                 ids = [(row["id"],) for row in old]

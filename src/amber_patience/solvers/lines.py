@@ -231,7 +231,7 @@ class QuickLine:
             except Exception:  # a shortening bug must not cost the line: the quick one is a winning line too
                 log.exception("shortening a quick %s line failed", self.position.game.name)
                 whole, lines = list(self.moves), []
-            lines.append((self.position, whole))  # last: the store keeps the newest line at a position
+            lines.append((self.position, whole))
             if self.cache is not None:
                 for start, moves in lines:
                     self.cache.put(start, moves)
