@@ -637,3 +637,151 @@ def test_join_of_a_position_to_itself_is_no_swap() -> None:
     cells = [0, 1, 2, 3]
     assert amber_shorten._join(board, board.start, board.start, cells, 3) == []
     assert amber_shorten._rejoin(board, board.start, board.start, cells, 3) == []
+
+
+# Ninth session: the shortcuts that spare work whose result is known (``_Memo``), each against its plain
+# definition, with the same output.
+
+def _with_returns(board: amber_solver._Board, path: list[tuple[int, int]], rng: random.Random,
+                  count: int) -> list[tuple[int, int]]:
+    """``path`` with ``count`` detours that come back to where they left (a swap and the same swap again, when
+    both are legal) put in at random places: the runs of swaps between them are ``path``'s, at the same
+    positions."""
+    legal = board.legal_swap
+    for _ in range(count):
+        states = amber_shorten._states_along(board.start, path)
+        k = rng.randrange(len(path) + 1)
+        at = list(states[k])
+        pos = [0] * board.n
+        for cell, card in enumerate(at):
+            pos[card] = cell
+        swaps = sorted(board.moves(at, pos))
+        rng.shuffle(swaps)
+        for a, b in swaps:
+            after = bytearray(states[k])
+            after[a], after[b] = after[b], after[a]
+            if legal(after, a, b):
+                path = path[:k] + [(a, b), (a, b)] + path[k:]
+                break
+    return path
+
+
+def _plain_shorten(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``shorten`` as it was before its memo (``_Memo``): every pass on its own, nothing kept between calls."""
+    def local(path: list[tuple[int, int]], rejoin: bool) -> list[tuple[int, int]]:
+        first = rejoin
+        while True:
+            length = len(path)
+            path = amber_shorten._cancel_pairs(board, path, None)
+            path = amber_shorten._merge_triples(board, path, None)
+            path = amber_shorten._splice(board, path, None)
+            if first or len(path) < length:
+                path = amber_shorten._rejoin_traces(board, path, None)
+            first = False
+            if len(path) == length:
+                return path
+
+    path = local(path, True)
+    for node_cap, cells_cap, jump in amber_shorten.CARRY_SWEEPS:
+        while True:
+            length = len(path)
+            path = amber_shorten._transport(board, path, None, node_cap=node_cap, cells_cap=cells_cap, jump=jump)
+            if len(path) == length:
+                break
+            length = len(path)
+            path = local(path, False)
+            if len(path) == length:
+                break
+    return path
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=20, max_value=90))
+def test_pairs_and_triples_told_what_they_found_nothing_on_are_the_same(name: str, number: int, seed: int,
+                                                                        steps: int) -> None:
+    """``_cancel_pairs`` and ``_merge_triples`` given ``known`` (a solution they found nothing on: the pairs and
+    triples within its runs of swaps are not tried) give exactly their swaps without it, on random play of
+    every Amber layout: ``known`` is a pass's result on random play, and the line passed is ``known`` with
+    detours put in (new pairs to find, the runs between unchanged) or random play from the same deal."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    rng = random.Random(seed)
+    path = _random_walk(board, steps, seed)
+    for shortening in (amber_shorten._cancel_pairs, amber_shorten._merge_triples):
+        known = shortening(board, path, None)
+        assert shortening(board, known, None) == known  # nothing more found: what ``known`` stands for
+        for line in (_with_returns(board, known, rng, rng.randint(1, 4)), _random_walk(board, steps, seed + 1),
+                     known[:len(known) // 2]):
+            assert shortening(board, line, None, known=known) == shortening(board, line, None)
+
+
+def test_known_runs_follow_the_positions() -> None:
+    """``_known_runs``: a swap is in a run only where ``known`` plays it from the same position; the run ends
+    where the two part (Path 36 deal 2, random play without a position twice, a detour put in)."""
+    board = amber_solver._Board(get_game("path-36").deal(2))
+    known = _random_walk(board, 40, 2)
+    states = amber_shorten._states_along(board.start, known)
+    while len(set(states)) < len(states):  # cut the loops out: every position once
+        first: dict[bytes, int] = {}
+        for t, state in enumerate(states):
+            if state in first:
+                known = known[:first[state]] + known[t:]
+                break
+            first[state] = t
+        states = amber_shorten._states_along(board.start, known)
+    assert len(known) >= 10
+    k = len(known) // 2
+    at = list(states[k])
+    pos = [0] * board.n
+    for cell, card in enumerate(at):
+        pos[card] = cell
+    detour = next((a, b) for a, b in sorted(board.moves(at, pos)) if (a, b) != known[k]
+                  and board.legal_swap(_states(board, known[:k] + [(a, b)])[-1], a, b))
+    line = known[:k] + [detour, detour] + known[k:]
+    assert amber_shorten._replays(board, board.start, line, states[-1])
+    ends = amber_shorten._known_runs(board.start, line, amber_shorten._states_along(board.start, line), known)
+    assert ends[:k] == [k] * k  # the swaps before it: one run up to it
+    assert ends[k:k + 2] == [k, k + 1]  # the detour is no run
+    assert ends[k + 2:] == [len(line)] * (len(line) - k - 2)  # after it, known's swaps from the same positions
+    assert amber_shorten._known_runs(board.start, line, [], None) == list(range(len(line)))
+    moved = amber_shorten._known_runs(board.start, known[1:], amber_shorten._states_along(board.start, known[1:]),
+                                      known)
+    assert all(end <= t + 1 for t, end in enumerate(moved))  # the same swaps from other positions: no long runs
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_rejoin_with_its_memo_is_the_plain_search(name: str, number: int, seed: int) -> None:
+    """``_rejoin`` with a memo shared by all its calls (the window pass's) gives exactly what it gives without,
+    on windows of random play asked again with fewer, as many and more swaps allowed and a small or large
+    state cap (a failure reused for more swaps, or a success for fewer than it has, shows)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, 60, seed)
+    states = amber_shorten._states_along(board.start, path)
+    rng = random.Random(seed)
+    memo: dict[tuple[object, ...], tuple[int, tuple[tuple[int, int], ...] | None]] = {}
+    asked = []
+    for i in range(0, len(path) - 8, 3):
+        j = i + rng.randint(3, 8)
+        cells = sorted({c for swap in path[i:j] for c in swap})
+        asked += [(i, j, cells, most, cap) for most in range(j - i + 1) for cap in (5, 60)]
+    rng.shuffle(asked)
+    found = 0
+    for i, j, cells, most, cap in asked + asked:
+        plain = amber_shorten._rejoin(board, states[i], states[j], cells, most, cap)
+        assert amber_shorten._rejoin(board, states[i], states[j], cells, most, cap, memo) == plain
+        found += plain is not None
+    assert found > 0 or len(path) < 20
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_shorten_with_its_memo_is_the_plain_composition(name: str, number: int, seed: int) -> None:
+    """``shorten`` (its passes told what they found before, the re-joins and failed carried permutations kept
+    for the whole call) gives exactly the swaps of its passes run on their own, on random play of every Amber
+    layout."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, 70, seed)
+    assert amber_shorten.shorten(board, list(path), None) == _plain_shorten(board, path)

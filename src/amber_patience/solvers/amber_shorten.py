@@ -39,36 +39,97 @@ def shorten(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
     along the solution until they cancel out (:func:`_transport`; a second sweep carries more cells
     with fewer states from each swap, a third jumps over the swaps far from what is carried), and the
     cheap local passes again after each gain while they find something. Never longer than the local
-    passes alone, nor than the sweeps before the last alone: the carried rewrites only ever cut."""
-    path = _shorten_local(board, path, deadline)
+    passes alone, nor than the sweeps before the last alone: the carried rewrites only ever cut.
+
+    What the passes learn is kept for the whole call (:class:`_Memo`): it spares them work whose result
+    is known, never changes a result."""
+    memo = _Memo()
+    path = _shorten_local(board, path, deadline, memo=memo)
     for node_cap, cells_cap, jump in CARRY_SWEEPS:
         while deadline is None or time.perf_counter() <= deadline:
             length = len(path)
-            path = _transport(board, path, deadline, node_cap=node_cap, cells_cap=cells_cap, jump=jump)
+            path = _transport(board, path, deadline, node_cap=node_cap, cells_cap=cells_cap, jump=jump,
+                              failed=memo.failed)
             if len(path) == length:
                 break
             length = len(path)
-            path = _shorten_local(board, path, deadline, rejoin=False)
+            path = _shorten_local(board, path, deadline, rejoin=False, memo=memo)
             if len(path) == length:
                 break  # the carried rewrites have run to the end already: again only after other changes
     return path
 
 
+class _Memo:
+    """What the passes of one :func:`shorten` learn, kept across their calls; each entry only spares work whose
+    result is known (the same results as without it, which the tests check pass by pass).
+
+    ``known``: by pass name, the last solution on which the pass found nothing at all (:func:`_cancel_pairs`,
+    :func:`_merge_triples`): on a later solution, the candidates it would try that lie wholly in the swaps the
+    two share at their start, or wholly in those they share at their end (the positions there are the same:
+    every solution ends in the same position), fail again. ``rejoins``: the results of the window pass's
+    re-joins (:func:`_rejoin`), keyed by all they depend on. ``failed``: the carried permutations whose swaps
+    could not be played (:func:`_carry`), shared by every sweep (the same ``CARRY_EMIT`` states)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, list[tuple[int, int]]] = {}
+        self.rejoins: dict[tuple[object, ...], tuple[int, tuple[tuple[int, int], ...] | None]] = {}
+        self.failed: dict[tuple[object, ...], int] = {}
+
+    def run(self, name: str, pass_: Callable[..., list[tuple[int, int]]], board: _Board,
+            path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+        """``pass_`` (one of the passes named in ``known``) on ``path``, told what it found nothing on last; its
+        result is what it finds nothing on now, unless the deadline cut it short."""
+        path = pass_(board, path, deadline, known=self.known.get(name))
+        if deadline is None or time.perf_counter() <= deadline:
+            self.known[name] = path
+        else:
+            self.known.pop(name, None)
+        return path
+
+
+def _known_runs(start: bytes, path: list[tuple[int, int]], states: list[bytes],
+                known: list[tuple[int, int]] | None) -> list[int]:
+    """For each swap ``t`` of ``path`` (``states``: the positions along it), the end of the run of swaps from
+    ``t`` that ``known`` (a solution from ``start``) plays too, in the same order from the same position:
+    ``path[t:end]`` is ``known[u:u + end - t]`` and the position before ``t`` is the one before ``known[u]``
+    (so are all the positions of the run). ``t`` itself when ``path[t]`` is in no run; every ``t`` without
+    ``known``. A pass that finds nothing on ``known`` finds nothing there either (:class:`_Memo`)."""
+    n = len(path)
+    if known is None:
+        return list(range(n))
+    at: dict[bytes, int] = {}
+    for u, state in enumerate(_states_along(start, known)[:-1]):
+        at.setdefault(state, u)
+    ends = list(range(n))
+    nxt = -1  # the index in ``known`` that swap t + 1 is, when it is in a run
+    for t in range(n - 1, -1, -1):
+        u = at.get(states[t], -1)
+        if u >= 0 and known[u] == path[t]:
+            ends[t] = ends[t + 1] if u + 1 == nxt else t + 1
+            nxt = u
+        else:
+            nxt = -1
+    return ends
+
+
 def _shorten_local(board: _Board, path: list[tuple[int, int]], deadline: float | None,
-                   rejoin: bool = True) -> list[tuple[int, int]]:
+                   rejoin: bool = True, memo: _Memo | None = None) -> list[tuple[int, int]]:
     """Pairs of swaps that cancel out (:func:`_cancel_pairs`), three swaps among three cards that
     make one swap (:func:`_merge_triples`), local splices (:func:`_splice`) and windows of swaps that
     depend on each other re-joined by a small search (:func:`_rejoin_traces`; the first time only
-    when ``rejoin`` is true), again while the solution gets shorter."""
+    when ``rejoin`` is true), again while the solution gets shorter. ``memo``: what the passes learnt
+    before in this :func:`shorten` (a new one when not given)."""
+    if memo is None:
+        memo = _Memo()
     first = rejoin
     while True:
         length = len(path)
-        path = _cancel_pairs(board, path, deadline)
-        path = _merge_triples(board, path, deadline)
+        path = memo.run("pairs", _cancel_pairs, board, path, deadline)
+        path = memo.run("triples", _merge_triples, board, path, deadline)
         path = _splice(board, path, deadline)
         if first or len(path) < length:
             # the costly pass again only when the cheap ones changed something since it last ran
-            path = _rejoin_traces(board, path, deadline)
+            path = _rejoin_traces(board, path, deadline, memo=memo.rejoins)
         first = False
         if len(path) == length or (deadline is not None and time.perf_counter() > deadline):
             return path
@@ -219,7 +280,9 @@ class _Window:
 
 
 def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: int,
-            node_cap: int = REJOIN_NODES) -> list[tuple[int, int]] | None:
+            node_cap: int = REJOIN_NODES,
+            memo: dict[tuple[object, ...], tuple[int, tuple[tuple[int, int], ...] | None]] | None = None
+            ) -> list[tuple[int, int]] | None:
     """A legal sequence of at most ``most`` swaps among ``cells`` from ``start`` to ``goal`` (which
     differ only in ``cells``), the shortest such one within ``node_cap`` states, or None.
 
@@ -227,7 +290,12 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     one, so lengths go up in steps of two); swaps that lower it are tried first, those that put a
     card where ``goal`` has it before the others. The move rule is checked with masks: the cells
     outside ``cells`` never change here, so what they offer each cell of the window is computed
-    once (the same rule as ``_Board.legal_swap``, which a test compares it with)."""
+    once (the same rule as ``_Board.legal_swap``, which a test compares it with).
+
+    ``memo``: earlier results, by all a result depends on (the window's cells, their cards at both ends, what
+    the cells outside offer them, ``node_cap``): a search that failed within ``most`` swaps fails within fewer
+    (it runs the same first rounds), and one that found ``L`` swaps finds them again within ``most >= L`` and
+    nothing within fewer (its rounds before ``L`` failed without reaching ``node_cap``)."""
     frozen = board.frozen
     if any(start[c] != goal[c] for c in cells if c in frozen):
         return None  # a start card never moves
@@ -240,6 +308,17 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order)
     wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
                                                  window.amask, window.blocks)
+    key: tuple[object, ...] = ()
+    if memo is not None:
+        cards = _cards_at(tuple(wcells))
+        key = (cards, cards(start), cards(goal), tuple(static), node_cap)
+        known = memo.get(key)
+        if known is not None:
+            tried, done = known
+            if done is not None:
+                return list(done) if len(done) <= most else None
+            if most <= tried:
+                return None
     count = len(wcells)
     where = [-1] * len(nbm)  # the cell each card of the window ends in
     dest = [-1] * len(nbm)  # the index of that cell
@@ -386,12 +465,16 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
                 return False
         return False
 
+    result = None
     for limit in range(need, most + 1, 2):
         if dfs(need, limit, {bytes(at): 0}, None, -1, -1):
-            return path
+            result = path
+            break
         if nodes > node_cap:
             break
-    return None
+    if memo is not None:
+        memo[key] = (most, None if result is None else tuple(result))
+    return result
 
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
@@ -405,7 +488,8 @@ def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes
     return cur == end
 
 
-def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | None,
+                  known: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Delete pairs of swaps that undo each other around the swaps between them.
 
     Swaps are transpositions of cells, so two swaps ``i < j`` cancel out (the position after ``j``
@@ -414,10 +498,14 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
     swaps between then take each other's cell of the two). Each candidate is replayed with the move
     rule and kept only when every swap between stays legal. The swaps of each pair of cells and of
     each pair of cards are indexed, so only those pairs are looked at; after a deletion at ``i`` the
-    pairs that end before ``i`` are not tried again (the same swaps, the same failure)."""
-    low = 0
+    pairs that end before ``i`` are not tried again (the same swaps, the same failure). ``known``: a
+    solution on which this pass finds nothing (:class:`_Memo`): the pairs within a run of swaps that it
+    plays too (:func:`_known_runs`) are not tried either."""
+    safe: list[int] | None = None  # the pairs from i that end before safe[i] fail
     while True:
         states = _states_along(board.start, path)
+        if safe is None:
+            safe = _known_runs(board.start, path, states, known)
         by_cells: dict[tuple[int, int], list[int]] = {}
         by_cards: dict[tuple[int, int], list[int]] = {}
         for t, (p, q) in enumerate(path):
@@ -428,7 +516,7 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
         for i, (a, b) in enumerate(path):
             if deadline is not None and time.perf_counter() > deadline:
                 return path
-            first = max(i + 1, low)
+            first = max(i + 1, safe[i])
             x, y = states[i][a], states[i][b]
             same_cells = by_cells[(a, b) if a < b else (b, a)]
             same_cards = by_cards[(x, y) if x < y else (y, x)]
@@ -454,19 +542,34 @@ def _cancel_pairs(board: _Board, path: list[tuple[int, int]], deadline: float | 
             return path
         i, j, sub = found
         path = path[:i] + sub + path[j + 1:]
-        low = i
+        safe = _after_rewrite(safe, i, j + 1, len(sub))
 
 
-def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
+def _after_rewrite(safe: list[int], i: int, stop: int, length: int) -> list[int]:
+    """``safe`` (:func:`_cancel_pairs`, :func:`_merge_triples`: the candidates from each swap that end before it
+    fail) after swaps ``i..stop-1`` became ``length`` swaps, found by a scan that tried every candidate from the
+    swaps before ``i`` first: those that end before ``i`` fail, the new swaps know nothing, and the runs after
+    them move with them."""
+    shift = length - (stop - i)
+    return [i] * i + list(range(i, i + length)) + [e + shift for e in safe[stop:]]
+
+
+def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None,
+                   known: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Replace three swaps ``i < j < k`` among three cards by one swap of two of them (at ``i``, ``j``
     or ``k``), when the swaps between stay legal: they keep their cells, and the three cards only
     trade places among the cells they hold, so the end position is checked by the replay. For each
     ``i`` and each later ``j`` sharing one card with it, only the first later swap ``k`` among the
-    three cards is tried (the swaps of each card are indexed, so only those are looked at)."""
+    three cards is tried (the swaps of each card are indexed, so only those are looked at). ``known``: a
+    solution on which this pass finds nothing (:class:`_Memo`): the triples within a run of swaps that it
+    plays too (:func:`_known_runs`) are not tried (the same swaps, the same failure)."""
     legal = board.legal_swap
-    low = 0  # after a merge at i, the triples that end before i are not tried again (the same swaps)
+    # the triples from i that end before safe[i] fail (after a merge at i, every triple that ends before i)
+    safe: list[int] | None = None
     while True:
         states = _states_along(board.start, path)
+        if safe is None:
+            safe = _known_runs(board.start, path, states, known)
         cards = [frozenset((states[t][p], states[t][q])) for t, (p, q) in enumerate(path)]
         swaps_of: dict[int, list[int]] = {}  # the swaps that move each card, in order
         for t, pair in enumerate(cards):
@@ -483,7 +586,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
                     continue
                 k = min((t for x in three for t in swaps_of[x][bisect_right(swaps_of[x], j):] if cards[t] <= three),
                         default=-1)
-                if k < low:
+                if k < safe[i]:
                     continue  # none, or the same swaps as when it failed
                 pairs = [(a, b) for a in three for b in three if a < b]
                 for at in (i, j, k):
@@ -530,7 +633,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
             return path
         i, k, sub = found
         path = path[:i] + sub + path[k + 1:]
-        low = i
+        safe = _after_rewrite(safe, i, k + 1, len(sub))
 
 
 #: Re-joining traces: from each swap ``i``, the swaps after it that depend on it (directly or
@@ -601,11 +704,14 @@ def _around_window(i: int, t: int, window: list[int], skipped: list[int], before
 
 def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float | None,
                    swaps: int = TRACE_SWAPS, cells_cap: int = TRACE_CELLS, span: int = TRACE_SPAN,
-                   node_cap: int = TRACE_NODES) -> list[tuple[int, int]]:
+                   node_cap: int = TRACE_NODES,
+                   memo: dict[tuple[object, ...], tuple[int, tuple[tuple[int, int], ...] | None]] | None = None
+                   ) -> list[tuple[int, int]]:
     """Re-join windows made of the swaps that depend on each other (:func:`_trace_windows_live`): a
     window with far fewer cells than the swaps around it touch, so longer windows can be re-joined
     (:func:`_rejoin`, ending exactly where the window ended). The swaps moved out of the way and
-    the new ones are replayed with the move rule before they are kept."""
+    the new ones are replayed with the move rule before they are kept. ``memo``: :func:`_rejoin`'s, kept
+    across calls (windows looked at again, after a rewrite nearby or in a later call, end as before)."""
     _, near = _tables(board)
     states = _states_along(board.start, path)
     i = 0
@@ -649,7 +755,7 @@ def _rejoin_traces(board: _Board, path: list[tuple[int, int]], deadline: float |
                 end[a], end[b] = end[b], end[a]
             cells = sorted(sigma)
             slack_tried = slack
-            sub = _rejoin(board, bytes(start), bytes(end), cells, len(window) - 2, node_cap)
+            sub = _rejoin(board, bytes(start), bytes(end), cells, len(window) - 2, node_cap, memo)
             if sub is None:
                 continue
             mid = [path[u] for u in before] + sub + [path[u] for u in after]
@@ -925,6 +1031,12 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
 
 
 @lru_cache(maxsize=4096)
+def _cards_at(cells: tuple[int, ...]) -> Callable[[bytes], object]:
+    """A function giving the cards of ``cells`` of a position (for the keys of :func:`_rejoin`'s memo)."""
+    return itemgetter(*cells)
+
+
+@lru_cache(maxsize=4096)
 def _cards_of(zone: int) -> Callable[[bytes], tuple[int, ...]]:
     """A function giving the cards of the cells of ``zone`` (a bit mask of two cells or more) of a position,
     in cell order (for the keys of the failed attempts to play a carried permutation)."""
@@ -1038,20 +1150,24 @@ def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes],
 
 def _transport(board: _Board, path: list[tuple[int, int]], deadline: float | None, node_cap: int | None = None,
                span: int | None = None, cells_cap: int | None = None, emit_nodes: int | None = None,
-               budget: int | None = None, jump: bool = False) -> list[tuple[int, int]]:
+               budget: int | None = None, jump: bool = False,
+               failed: dict[tuple[object, ...], int] | None = None) -> list[tuple[int, int]]:
     """Take each swap out in turn and carry it along the solution (:func:`_carry`) until it cancels
     out with later swaps taken out, the swaps between kept (where they were, or on the same cards)
     and checked with the move rule; the rewrite ends exactly where the solution's swaps that it
     replaces ended. Finds what the pairs that cancel out find (all kept where they were, or all on
     the same cards) and rewrites whose swaps are far apart, with swaps between that move the same
-    cells (which the windows of swaps that depend on each other cannot move out of the way)."""
+    cells (which the windows of swaps that depend on each other cannot move out of the way). ``failed``: the
+    failed attempts to play a carried permutation (:func:`_carry`), kept from earlier calls with the same
+    ``emit_nodes`` (a new dictionary when not given)."""
     node_cap = CARRY_NODES if node_cap is None else node_cap
     span = CARRY_SPAN if span is None else span
     cells_cap = CARRY_CELLS if cells_cap is None else cells_cap
     emit_nodes = CARRY_EMIT if emit_nodes is None else emit_nodes
     budget = CARRY_BUDGET if budget is None else budget
     states = _states_along(board.start, path)
-    failed: dict[tuple[object, ...], int] = {}
+    if failed is None:
+        failed = {}
     masks = [(1 << a) | (1 << b) for a, b in path]
     legal = board.legal_swap
     played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]  # each swap where the solution played it
