@@ -554,6 +554,54 @@ def _after_rewrite(safe: list[int], i: int, stop: int, length: int) -> list[int]
     return [i] * i + list(range(i, i + length)) + [e + shift for e in safe[stop:]]
 
 
+def _follow(legal: Callable[[bytes | bytearray, int, int], bool], states: list[bytes], path: list[tuple[int, int]],
+            masks: list[int], nearmask: list[int] | None, lab: dict[int, int], span: range,
+            skip: tuple[int, ...]) -> bool:
+    """Play the solution's swaps of ``span`` but those of ``skip`` (:func:`_merge_triples`: swaps among the cards of
+    ``lab``) from the position that is ``states[span.start]`` but in the cells of ``lab``, which hold ``lab``'s cards
+    (updated in place as the swaps move them); whether every swap is legal. The position differs from the
+    solution's only in cells of ``lab``: with ``nearmask`` (cells beside each other both ways), a swap that neither
+    moves nor looks at a cell where they differ sees what the solution saw, legal there, and is not checked."""
+    zone = diff = -1  # the cells of ``lab`` and those where the two positions differ, with the cells beside them
+    if nearmask is not None:
+        zone, diff = _zones(nearmask, lab, states[span.start])
+    for t in span:
+        m = masks[t]
+        if not m & zone:
+            continue  # neither moves nor looks at a cell of ``lab``
+        if t in skip:
+            if nearmask is not None:
+                zone, diff = _zones(nearmask, lab, states[t + 1])  # the solution moved cards of ``lab`` there
+            continue
+        p, q = path[t]
+        if m & diff:
+            cur = bytearray(states[t])
+            for c, z in lab.items():
+                cur[c] = z
+            if not legal(cur, p, q):
+                return False
+        x = lab.pop(p, None)
+        y = lab.pop(q, None)
+        if x is not None:
+            lab[q] = x
+        if y is not None:
+            lab[p] = y
+        if (x is not None or y is not None) and nearmask is not None:
+            zone, diff = _zones(nearmask, lab, states[t + 1])
+    return True
+
+
+def _zones(nearmask: list[int], lab: dict[int, int], state: bytes) -> tuple[int, int]:
+    """The cells of ``lab`` with the cells beside them, and the same for those of its cells where ``state`` holds
+    another card (bit masks)."""
+    zone = diff = 0
+    for c, z in lab.items():
+        zone |= nearmask[c]
+        if state[c] != z:
+            diff |= nearmask[c]
+    return zone, diff
+
+
 def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float | None,
                    known: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Replace three swaps ``i < j < k`` among three cards by one swap of two of them (at ``i``, ``j``
@@ -564,6 +612,9 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
     solution on which this pass finds nothing (:class:`_Memo`): the triples within a run of swaps that it
     plays too (:func:`_known_runs`) are not tried (the same swaps, the same failure)."""
     legal = board.legal_swap
+    # the swaps between keep their cells and the three cards only trade places among the cells they hold: a swap
+    # between that neither moves nor looks at one of those cells is legal as in the solution (:func:`_follow`)
+    near = board.nearmask if _symmetric(board) else None
     # the triples from i that end before safe[i] fail (after a merge at i, every triple that ends before i)
     safe: list[int] | None = None
     while True:
@@ -575,6 +626,7 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
         for t, pair in enumerate(cards):
             for x in pair:
                 swaps_of.setdefault(x, []).append(t)
+        masks = [(1 << p) | (1 << q) for p, q in path]
         found = None
         for i in range(len(path)):
             if deadline is not None and time.perf_counter() > deadline:
@@ -589,40 +641,31 @@ def _merge_triples(board: _Board, path: list[tuple[int, int]], deadline: float |
                 if k < safe[i]:
                     continue  # none, or the same swaps as when it failed
                 pairs = [(a, b) for a in three for b in three if a < b]
-                for at in (i, j, k):
-                    # the swaps before ``at`` are the same for the three pairs: replayed once
-                    head = bytearray(states[i])
-                    done: list[tuple[int, int]] = []
-                    ok = True
-                    for t in range(i, at):
-                        if t in (i, j, k):
-                            continue
-                        p, q = path[t]
-                        if not legal(head, p, q):
-                            ok = False
-                            break
-                        head[p], head[q] = head[q], head[p]
-                        done.append((p, q))
-                    if not ok:
+                skip = (i, j, k)
+                end = states[k + 1]
+                for at in skip:
+                    # The position at each swap t of the rewrite is the solution's (``states[t]``) with the three cards
+                    # in other places among the cells that hold them: ``lab``, those cells and the card each holds.
+                    # The swaps before ``at`` are the same for the three pairs: followed once.
+                    first = states[i]
+                    lab = {first.index(x): x for x in three}
+                    if not _follow(legal, states, path, masks, near, lab, range(i, at), skip):
                         continue
-                    tail = [path[t] for t in range(at + 1, k + 1) if t not in (i, j, k)]
+                    inv = {x: c for c, x in lab.items()}
                     for x, y in pairs:
-                        cur = bytearray(head)
-                        p, q = sorted((cur.index(x), cur.index(y)))
+                        p, q = (inv[x], inv[y]) if inv[x] < inv[y] else (inv[y], inv[x])
+                        cur = bytearray(states[at])
+                        for c, z in lab.items():
+                            cur[c] = z
                         if not legal(cur, p, q):
                             continue
-                        cur[p], cur[q] = cur[q], cur[p]
-                        sub = done + [(p, q)]
-                        for p, q in tail:
-                            if not legal(cur, p, q):
-                                ok = False
-                                break
-                            cur[p], cur[q] = cur[q], cur[p]
-                            sub.append((p, q))
-                        if ok and cur == states[k + 1]:
-                            found = i, k, sub
+                        after = dict(lab)
+                        after[p], after[q] = lab[q], lab[p]
+                        if (_follow(legal, states, path, masks, near, after, range(at + 1, k + 1), skip)
+                                and all(end[c] == z for c, z in after.items())):
+                            found = i, k, ([path[t] for t in range(i, at) if t not in skip] + [(p, q)]
+                                           + [path[t] for t in range(at + 1, k + 1) if t not in skip])
                             break
-                        ok = True
                     if found is not None:
                         break
                 if found is not None:
