@@ -785,3 +785,53 @@ def test_shorten_with_its_memo_is_the_plain_composition(name: str, number: int, 
     board = amber_solver._Board(get_game(name).deal(number))
     path = _random_walk(board, 70, seed)
     assert amber_shorten.shorten(board, list(path), None) == _plain_shorten(board, path)
+
+
+def _plain_splice(board: amber_solver._Board, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``_splice`` as it was written before (the cells that differ kept as a set, swap by swap, for every ``j``)."""
+    states = amber_shorten._states_along(board.start, path)
+    i = 0
+    while i < len(path) - 1:
+        si = states[i]
+        spliced = False
+        differ: set[int] = set()
+        candidates: list[tuple[int, list[int]]] = []
+        for j in range(i + 1, len(path) + 1):
+            for c in path[j - 1]:
+                if si[c] != states[j][c]:
+                    differ.add(c)
+                else:
+                    differ.discard(c)
+            if j >= i + 2 and len(differ) <= amber_shorten.SHORTEN_CELLS:
+                candidates.append((j, sorted(differ)))
+        for j, diff in reversed(candidates):
+            sj = states[j]
+            need = amber_shorten._relative_bound(si, sj, diff)
+            if need >= j - i or need > amber_shorten.SHORTEN_DEPTH:
+                continue
+            sub = amber_shorten._join(board, si, sj, diff, min(j - i - 1, amber_shorten.SHORTEN_DEPTH))
+            if sub is None:
+                continue
+            path = path[:i] + sub + path[j:]
+            states = states[:i] + amber_shorten._states_along(si, sub) + states[j + 1:]
+            spliced = True
+            break
+        if not spliced:
+            i += 1
+    return path
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=20, max_value=120))
+def test_triples_and_splices_are_the_plain_passes_on_every_layout(name: str, number: int, seed: int,
+                                                                  steps: int) -> None:
+    """``_merge_triples`` (the swaps between followed only in the cells of the three cards, those that look at no
+    cell where the rewrite differs not checked) and ``_splice`` (the cells that differ from the positions kept as
+    ints, the ``j`` too far off skipped) give exactly the swaps of the plain passes, on random play of every Amber
+    layout, and on it after the pairs that cancel out (fewer, farther triples)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, steps, seed)
+    for line in (path, amber_shorten._cancel_pairs(board, path, None)):
+        assert amber_shorten._merge_triples(board, line, None) == _plain_merge_triples(board, line)
+        assert amber_shorten._splice(board, line, None) == _plain_splice(board, line)

@@ -148,25 +148,42 @@ def _states_along(start: bytes, swaps: list[tuple[int, int]]) -> list[bytes]:
 def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) -> list[tuple[int, int]]:
     """Cut detours out of a solution: where the position after move ``j`` differs from the
     position after move ``i`` in at most ``SHORTEN_CELLS`` cells and fewer legal swaps among those
-    cells join them, splice those in. Every splice is checked with the move rule."""
+    cells join them, splice those in. Every splice is checked with the move rule.
+
+    The positions are also kept as ints (a byte a cell), so the cells where two differ are the non-zero bytes of
+    the two xor-ed; a swap changes two cells, so from a ``j`` where more than ``SHORTEN_CELLS`` differ, the next
+    ``j`` where few enough may differ is half the excess on."""
     states = _states_along(board.start, path)
+    keys = [int.from_bytes(state, "little") for state in states]
+    low = int.from_bytes(bytes([1]) * len(board.start), "little")  # bit 0 of every byte
     i = 0
     while i < len(path) - 1:
         if deadline is not None and time.perf_counter() > deadline:
             break
         si = states[i]
+        ki = keys[i]
         spliced = False
-        # the cells where the position after move j differs from si, kept up to date as j grows
-        differ: set[int] = set()
         candidates: list[tuple[int, list[int]]] = []
-        for j in range(i + 1, len(path) + 1):
-            for c in path[j - 1]:
-                if si[c] != states[j][c]:
-                    differ.add(c)
-                else:
-                    differ.discard(c)
-            if j >= i + 2 and len(differ) <= SHORTEN_CELLS:
-                candidates.append((j, sorted(differ)))
+        j = i + 1
+        end = len(path)
+        while j <= end:
+            x = ki ^ keys[j]
+            x |= x >> 4
+            x |= x >> 2
+            x |= x >> 1
+            x &= low  # bit 0 of each byte: whether the cell differs
+            differ = x.bit_count()
+            if differ > SHORTEN_CELLS:
+                j += (differ - SHORTEN_CELLS + 1) // 2
+                continue
+            if j >= i + 2:
+                cells = []
+                while x:
+                    bit = x & -x
+                    cells.append((bit.bit_length() - 1) >> 3)
+                    x ^= bit
+                candidates.append((j, cells))
+            j += 1
         for j, diff in reversed(candidates):
             sj = states[j]
             need = _relative_bound(si, sj, diff)  # fewest swaps possible
@@ -176,7 +193,9 @@ def _splice(board: _Board, path: list[tuple[int, int]], deadline: float | None) 
             if sub is None:
                 continue
             path = path[:i] + sub + path[j:]
-            states = states[:i] + _states_along(si, sub) + states[j + 1:]
+            mid = _states_along(si, sub)
+            states = states[:i] + mid + states[j + 1:]
+            keys = keys[:i] + [int.from_bytes(state, "little") for state in mid] + keys[j + 1:]
             spliced = True
             break
         if not spliced:
