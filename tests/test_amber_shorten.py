@@ -637,6 +637,8 @@ def test_join_of_a_position_to_itself_is_no_swap() -> None:
     cells = [0, 1, 2, 3]
     assert amber_shorten._join(board, board.start, board.start, cells, 3) == []
     assert amber_shorten._rejoin(board, board.start, board.start, cells, 3) == []
+    assert amber_shorten._rejoin(board, board.start, board.start, cells, 3, memo={}) == []
+    assert amber_shorten._rejoin(board, board.start, board.start, [], 3, memo={}) == []  # no cells, no key
 
 
 # Ninth session: the shortcuts that spare work whose result is known (``_Memo``), each against its plain

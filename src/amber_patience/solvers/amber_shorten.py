@@ -331,7 +331,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
                                                  window.amask, window.blocks)
     key: tuple[object, ...] = ()
-    if memo is not None:
+    if memo is not None and wcells:
         cards = _cards_at(tuple(wcells))
         key = (cards, cards(start), cards(goal), tuple(static), node_cap)
         known = memo.get(key)
@@ -494,7 +494,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
             break
         if nodes > node_cap:
             break
-    if memo is not None:
+    if memo is not None and key:
         memo[key] = (most, None if result is None else tuple(result))
     return result
 
