@@ -1248,10 +1248,11 @@ def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: i
             if contents[blk](cur) == contents[blk](ref):
                 origin.pop(blk, None)
                 swaps = found
-                if (j, side) not in forced:
+                closing = () if partner is None else ((_apply(cur, found).index(stay), partner),)
+                least = merges_of(board, cur, (*found, *closing)) if (j, side) not in forced else 0
+                if least:  # (a side of no merge is kept as found: no dock does better)
                     made = planner.merge_dock(cur, blk, stay, wanted, cap, partner)
-                    closing = () if partner is None else ((_apply(cur, found).index(stay), partner),)
-                    if made is not None and made[1] < merges_of(board, cur, (*found, *closing)):
+                    if made is not None and made[1] < least:
                         swaps = [(blocks[blk][p], blocks[blk][q]) for p, q in made[0]]
                         origin[blk] = (j, side)
                         stats["docked"] = stats.get("docked", 0) + 1
