@@ -1181,13 +1181,6 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
     return None if found is None else (path + found[0], found[1])
 
 
-#: The post-pass (:func:`regather`) on or off, the states of each of its merge-counting docks, and the cap of the
-#: ordinary dock it falls back on when one finds nothing.
-POST_PASS = True
-POST_CAP = 300
-POST_FALLBACK_CAP = 3000
-
-
 #: One exchange of a gathering (:func:`gathering_steps`): the cards f and g it swaps, and the swaps (cell pairs)
 #: that docked each side before it, inside f's block and inside g's block.
 Step = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
@@ -1232,9 +1225,10 @@ POST_RETRIES = 12
 
 
 def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: int, forced: set[tuple[int, int]],
-            stats: dict[str, int]) -> tuple[list[tuple[int, int]], bytes] | tuple[int, int]:
-    """One try of :func:`regather`: the swaps and the end position, or the side (exchange, 0 for f's or 1 for
-    g's) whose choice made the block that failed to dock differ from the found gathering's."""
+            stats: dict[str, int]) -> tuple[tuple[list[tuple[int, int]], bytes] | None, tuple[int, int] | None]:
+    """One try of :func:`regather` (the sides in ``forced`` docked as found): (the swaps and the end position,
+    None), or (None, the side whose choice made the block that failed to dock differ from the found gathering's:
+    (exchange, 0 for f's side or 1 for g's))."""
     board, blocks, contents = planner.board, planner.blocks, planner.contents
     cur = ref = bytes(start)  # the position made, and the found gathering's at the same exchange
     out: list[tuple[int, int]] = []
@@ -1244,13 +1238,12 @@ def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: i
             blk = board.block[cur.index(stay)]
             wanted = [w for w in board.nb[other] if w != stay]
             partner = cur.index(other) if side else None
-            swaps: Sequence[tuple[int, int]] | None = None
+            swaps: Sequence[tuple[int, int]] = found
             if contents[blk](cur) == contents[blk](ref):
                 origin.pop(blk, None)
-                swaps = found
                 closing = () if partner is None else ((_apply(cur, found).index(stay), partner),)
                 least = merges_of(board, cur, (*found, *closing)) if (j, side) not in forced else 0
-                if least:  # (a side of no merge is kept as found: no dock does better)
+                if least:  # (a side forced, or of no merge, is kept as found: no dock does better)
                     made = planner.merge_dock(cur, blk, stay, wanted, cap, partner)
                     if made is not None and made[1] < least:
                         swaps = [(blocks[blk][p], blocks[blk][q]) for p, q in made[0]]
@@ -1263,7 +1256,7 @@ def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: i
                     stats["fallbacks"] = stats.get("fallbacks", 0) + 1
                     local = planner.dock(blk, contents[blk](cur), stay, wanted, POST_FALLBACK_CAP)
                     if local is None:
-                        return origin[blk]
+                        return None, origin[blk]
                 swaps = [(blocks[blk][p], blocks[blk][q]) for p, q in local]
                 stats["docked"] = stats.get("docked", 0) + 1
             cur = _apply(cur, swaps)
@@ -1273,7 +1266,7 @@ def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: i
         cur = _apply(cur, (swap,))
         ref = _apply(ref, ((ref.index(f), ref.index(g)),))
         out.append(swap)
-    return out, cur
+    return (out, cur), None
 
 
 def regather(planner: PatternPlanner, start: bytes, path: Sequence[tuple[int, int]], cap: int = POST_CAP,
@@ -1297,11 +1290,12 @@ def regather(planner: PatternPlanner, start: bytes, path: Sequence[tuple[int, in
         return None
     forced: set[tuple[int, int]] = set()
     for tries in range(POST_RETRIES + 1):
-        made = _remake(planner, start, steps, cap, forced, stats)
-        if isinstance(made[0], list):
+        made, origin = _remake(planner, start, steps, cap, forced, stats)
+        if made is not None:
             stats["retries"] = stats.get("retries", 0) + tries
-            return made  # type: ignore[return-value]
-        forced.add(made)  # type: ignore[arg-type]
+            return made
+        if origin is not None:
+            forced.add(origin)
     stats["retries"] = stats.get("retries", 0) + POST_RETRIES
     stats["failed"] = stats.get("failed", 0) + 1
     return None
