@@ -27,8 +27,10 @@ that came before. In short:
   ``BALANCE_PORTFOLIO`` (or of the race's other portfolio, ``RACE_PORTFOLIO``) in turn (growing
   budgets, new tie-breaks; :func:`_attempts`), each one that stalls near the goal followed by a fresh
   balance search from its nearest position (:func:`end_game`), until every card is in its block;
-  then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
-  The attempts share their caches (docks, moves, kind plans).
+  the gathering is made again with docks that count merges (:func:`regather`, the same exchanges: the
+  length is the bound + 2 x the merges), the one of fewer merges kept; then each block is sorted with only
+  its own cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
+  moves, kind plans).
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
