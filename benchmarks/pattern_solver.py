@@ -4,6 +4,7 @@
     python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
     python benchmarks/pattern_solver.py --race [--deals 1-40] [--solve 10000]
     python benchmarks/pattern_solver.py --search [--deals 1-60] [--solve 10000] [--race-portfolio]
+    ... [--no-post-pass]
 
 Stranded deals (a side block dealt no card of its suit) are proved lost and skipped. CPU seconds are
 ``time.process_time`` (the cyclic garbage collector off, as ``solvers.solve`` has it).
@@ -32,6 +33,9 @@ the identity (the found path is still replayed by the rules engine): status, nod
 a hash of its swaps (to check that two versions of the planner make the same decisions), and the CPU s of
 ``plan_pattern``; a summary line with the median and p95 of that CPU (every non-stranded deal counted). With
 ``--race-portfolio``, the same for ``RACE_PORTFOLIO`` (the race's other portfolio) instead.
+
+``--no-post-pass`` (any mode): without the post-pass over the gathering (``amber_pattern.POST_PASS`` off,
+ninth session), so that the found paths and their hashes are those of the search as before it.
 """
 
 from __future__ import annotations
@@ -258,11 +262,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="the search alone: one core, no shortening, CPU of the planner and its found path")
     parser.add_argument("--race-portfolio", action="store_true",
                         help="with --search: RACE_PORTFOLIO instead of BALANCE_PORTFOLIO")
+    parser.add_argument("--no-post-pass", action="store_true",
+                        help="without the post-pass over the gathering (amber_pattern.POST_PASS off: the found path "
+                             "of the search as before the ninth session)")
     parser.add_argument("--configs", type=parse_configs,
                         default=[(imb, weight, seed) for imb, weight, seed, _first in BALANCE_PORTFOLIO],
                         help="with --balance: imbalance:weight:seed,... (default: BALANCE_PORTFOLIO's)")
     args = parser.parse_args(argv)
     gc.disable()
+    if args.no_post_pass:
+        amber_pattern.POST_PASS = False
     if args.balance:
         return balance(args.deals, args.nodes, args.configs, args.end)
     if args.race:

@@ -965,3 +965,187 @@ def test_a_childs_potential_from_its_parents_sum_is_the_sum_over_the_kinds(numbe
     total = sum(pots)
     short = total - pots[kf] + new_g if kg == kf else total - pots[kf] - pots[kg] + new_f + new_g
     assert short == sum(p)
+
+
+# -- ninth session: docks that count merges, and the post-pass over the gathering -----------------------
+
+
+def _local_to_cells(planner: PatternPlanner, blk: int, local: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(planner.blocks[blk][p], planner.blocks[blk][q]) for p, q in local]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(0, 80), st.integers(0, 10 ** 6))
+def test_the_merge_dock_docks_whenever_the_ordinary_dock_does_and_counts_its_merges(number: int, steps: int,
+                                                                                       seed: int) -> None:
+    # real blocks (a deal after random play), the docks an exchange the sets allow asks for (the partner's
+    # cell counted): whenever the ordinary dock finds one within the cap, so does the merge dock; its swaps
+    # are legal inside the block, end with ``stay`` beside a wanted card, and its merges are the bound's
+    # change of its swaps and the exchange replayed ((swaps + change) / 2)
+    position = _random_play(_deal(number), steps, seed)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    at = board.start
+    fixed = {at[c] for c in board.frozen}
+    asks = list(set_exchanges(board, card_blocks(board, at), [x for x in range(board.n) if x not in fixed]))
+    random.Random(seed).shuffle(asks)
+    for f, a, g, _b in asks[:12]:
+        wanted = [w for w in board.nb[g] if w != f]
+        plain = PatternPlanner(board, GAME).dock(a, planner.contents[a](at), f, wanted, 60)
+        made = planner.merge_dock(at, a, f, wanted, 60, at.index(g))
+        assert plain is None or made is not None
+        if made is None:
+            continue
+        local, merges = made
+        cur = planner.contents[a](at)
+        for i, k in local:
+            assert (min(i, k), max(i, k)) in planner.block_moves(a, cur)
+            t = list(cur)
+            t[i], t[k] = t[k], t[i]
+            cur = tuple(t)
+        assert min(planner.dist[a][cur.index(f)][cur.index(w)] for w in wanted if w in cur) == 1
+        swaps = _local_to_cells(planner, a, local)
+        end = amber_pattern._apply(at, swaps)
+        both = [*swaps, (end.index(f), at.index(g))]
+        change = board.bound(amber_pattern._apply(at, both)) - board.bound(at)
+        assert 2 * merges == len(both) + change
+
+
+def test_the_merge_dock_finds_docks_of_fewer_merges_than_the_ordinary_dock() -> None:
+    # real blocks after random play, every linked card docked beside a neighbour of its own: the merge dock
+    # (a merge weighing ``MERGE_WEIGHT`` swaps) finds fewer merges than the ordinary dock (fewest swaps) far
+    # more often than more, and never a dock where the ordinary one finds none
+    fewer = more = 0
+    for number in range(1, 16):
+        position = _random_play(_deal(number), 30, number)
+        board = _Board(position)
+        planner = PatternPlanner(board, GAME)
+        at = board.start
+        for blk in range(BLOCKS):
+            cont = planner.contents[blk](at)
+            for stay in planner.linked_cells(cont)[:6]:
+                x = cont[stay]
+                wanted = [w for w in board.nb[x] if w in cont]
+                plain = planner.dock(blk, cont, x, wanted, 300)
+                made = planner.merge_dock(at, blk, x, wanted, 300)
+                assert (plain is None) == (made is None)
+                if plain is None or made is None:
+                    continue
+                plain_merges = amber_pattern.merges_of(board, at, _local_to_cells(planner, blk, plain))
+                fewer += made[1] < plain_merges
+                more += made[1] > plain_merges
+    assert fewer > 3 * more
+
+
+def _gathering(number: int, nodes: int = 400) -> tuple[AmberPosition, _Board, PatternPlanner, list[tuple[int, int]]]:
+    position = GAME.deal(number)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    found = balance_search(planner, board.start, _Budget(None, nodes))
+    assert found is not None, f"deal {number} is gathered by the first setting within {nodes} expansions"
+    return position, board, planner, found[0]
+
+
+def _blocks_after_each_exchange(board: _Board, start: bytes, path: Sequence[tuple[int, int]]) -> list[list[int]]:
+    cur = bytearray(start)
+    out = []
+    for p, q in path:
+        cur[p], cur[q] = cur[q], cur[p]
+        if board.block[p] != board.block[q]:
+            out.append(list(card_blocks(board, cur)))
+    return out
+
+
+@pytest.mark.parametrize("number", [3, 7])
+def test_the_post_pass_remakes_the_gathering_legally_with_the_same_cards_in_each_block(number: int) -> None:
+    position, board, planner, path = _gathering(number)
+    stats: dict[str, int] = {}
+    again = amber_pattern.regather(planner, board.start, path, stats=stats)
+    assert again is not None, stats
+    swaps, end = again
+    assert _reached(position, swaps) == end  # every swap legal (the rules engine)
+    assert _blocks_after_each_exchange(board, board.start, swaps) == _blocks_after_each_exchange(
+        board, board.start, path)
+    assert planner.out(end) == 0
+    assert swaps != path and stats.get("docked", 0) > 0
+    # the merges of the gathering: (swaps + the bound's change) / 2
+    before = amber_pattern.merges_of(board, board.start, path)
+    after = amber_pattern.merges_of(board, board.start, swaps)
+    assert after < before
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 2000), st.integers(1, 25), st.integers(0, 10 ** 6))
+def test_the_post_pass_over_random_exchanges_is_legal_and_keeps_the_blocks(number: int, exchanges: int,
+                                                                              seed: int) -> None:
+    # a "gathering" of random exchanges (each docked as the balance search docks them) from a fresh deal: made
+    # again, it is legal, holds the same cards in each block after each exchange, or is None (said why)
+    position = _deal(number)
+    board = _Board(position)
+    planner = PatternPlanner(board, GAME)
+    rng = random.Random(seed)
+    at = board.start
+    fixed = {at[c] for c in board.frozen}
+    movable = [x for x in range(board.n) if x not in fixed]
+    path: list[tuple[int, int]] = []
+    for _ in range(exchanges):
+        asks = list(set_exchanges(board, card_blocks(board, at), movable))
+        rng.shuffle(asks)
+        # the first exchange found that needs a dock (else the first that docks at all)
+        chosen = None
+        for f, _a, g, _b in asks[:40]:
+            done = dock_exchange(planner, at, f, g, 100)
+            if done is not None and (chosen is None or len(done[0]) > 1):
+                chosen = done
+                if len(done[0]) > 1:
+                    break
+        if chosen is None:
+            break
+        path += chosen[0]
+        at = chosen[1]
+    stats: dict[str, int] = {}
+    again = amber_pattern.regather(planner, board.start, path, stats=stats)
+    if again is None:
+        assert stats.get("failed") == 1
+        return
+    swaps, end = again
+    assert _reached(position, swaps) == end
+    assert _blocks_after_each_exchange(board, board.start, swaps) == _blocks_after_each_exchange(
+        board, board.start, path)
+
+
+def test_the_gathering_steps_put_every_swap_of_the_path_back_in_its_order() -> None:
+    _position, board, _planner, path = _gathering(7)
+    steps = amber_pattern.gathering_steps(board, board.start, path)
+    assert steps is not None
+    cur = bytearray(board.start)
+    rebuilt: list[tuple[int, int]] = []
+    for f, g, found_f, found_g in steps:
+        rebuilt += [*found_f, *found_g]
+        for p, q in (*found_f, *found_g):
+            cur[p], cur[q] = cur[q], cur[p]
+        rebuilt.append((cur.index(f), cur.index(g)))
+        p, q = rebuilt[-1]
+        cur[p], cur[q] = cur[q], cur[p]
+    assert rebuilt == path
+    # a swap inside a block the exchange after it does not touch is no gathering
+    cross = len(steps[0][2]) + len(steps[0][3])
+    touched = {board.block[path[cross][0]], board.block[path[cross][1]]}
+    third = [c for c in range(board.n) if board.block[c] not in touched][:2]
+    assert amber_pattern.gathering_steps(board, board.start, [(third[0], third[1]), *path]) is None
+    # nor is a path ending inside a block
+    assert amber_pattern.gathering_steps(board, board.start, [*path, path[0]] if board.block[path[0][0]] ==
+                                         board.block[path[0][1]] else [*path, (third[0], third[1])]) is None
+
+
+@pytest.mark.parametrize("number", [3, 7])
+def test_the_post_pass_never_gives_a_longer_plan_and_it_replays(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    position = GAME.deal(number)
+    board = _Board(position)
+    monkeypatch.setattr(amber_pattern, "POST_PASS", False)
+    plain = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000))
+    monkeypatch.setattr(amber_pattern, "POST_PASS", True)
+    made = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000))
+    assert plain is not None and made is not None
+    assert len(made) <= len(plain)
+    assert replay(position, [Swap(p, q) for p, q in made]).is_won()

@@ -27,8 +27,10 @@ that came before. In short:
   ``BALANCE_PORTFOLIO`` (or of the race's other portfolio, ``RACE_PORTFOLIO``) in turn (growing
   budgets, new tie-breaks; :func:`_attempts`), each one that stalls near the goal followed by a fresh
   balance search from its nearest position (:func:`end_game`), until every card is in its block;
-  then each block is sorted with only its own cells moving (``solvers/amber.py``'s region search).
-  The attempts share their caches (docks, moves, kind plans).
+  the gathering is made again with docks that count merges (:func:`regather`, the same exchanges: the
+  length is the bound + 2 x the merges), the one of fewer merges kept; then each block is sorted with only
+  its own cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
+  moves, kind plans).
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
@@ -380,11 +382,39 @@ def reach_masks(tables: tuple[list[int], list[int], list[int]], frozen: Sequence
     return reach
 
 
+def cycle_exits(board: _Board, at: Sequence[int], kept: Sequence[int]) -> list[int]:
+    """The permutation to the goal (cell -> the goal cell of its card) followed through the cells ``kept`` only:
+    ``exits[x]``, for every card x, is the index in ``kept`` of the first kept cell on the cycle after a cell
+    holding x (its goal cell, if kept; else the cells after it, as ``at`` holds them, until a kept one). The
+    cards outside the kept cells are taken as in ``at``; the kept cells may hold their cards in any order, and
+    two kept cells are on one cycle of the whole permutation exactly when they are on one cycle of
+    ``i -> exits[card in kept[i]]`` (the cycles pass through the other cells as before). A card whose cycle
+    does not come back to a kept cell (it is not one of theirs, and it is on none of their cycles) gets -1."""
+    index = {c: i for i, c in enumerate(kept)}
+    target = board.target
+    exits = [-1] * board.n
+    for c in kept:
+        x = at[c]
+        j = target[x]
+        steps = 0
+        while j not in index:
+            j = target[at[j]]
+            steps += 1
+            if steps > board.n:
+                raise ValueError("the kept cells must hold the cards of a position: a cycle did not come back")
+        exits[x] = index[j]
+    return exits
+
+
 #: Entries of a generation of :meth:`PatternPlanner.block_moves`'s cache (at most twice as many are kept).
 MOVES_CACHE = 100_000
 
 #: The card byte standing for a card that is a wall in a dock (:meth:`PatternPlanner.inert_key`).
 INERT = 255
+
+#: The weight of a merge against a swap in :meth:`PatternPlanner.merge_dock` (a merge costs two in the
+#: solution's length: length = bound + 2 x merges; a split none).
+MERGE_WEIGHT = 4
 
 #: After how many states a dock's search asks :meth:`PatternPlanner._never_docks` for a proof that it cannot
 #: succeed (a proof costs about as much as a few states; asked after 1, 5, 10 or 20 states, the docks of deals
@@ -650,6 +680,125 @@ class PatternPlanner:
             self._docks.clear()
         self._docks[key] = self._docks[inert] = (found, cap)
         return found
+
+    def merge_dock(self, at: bytes, blk: int, stay: int, wanted: Sequence[int], cap: int = 300,
+                   partner: int | None = None) -> tuple[tuple[tuple[int, int], ...], int] | None:
+        """:meth:`dock` counting merges instead of swaps: swaps inside block ``blk`` of the whole position ``at``
+        after which card ``stay`` touches one of the ``wanted`` cards, found by a best-first search (at most
+        ``cap`` states expanded) on ``MERGE_WEIGHT`` x merges + swaps + 2 x the grid distance, where a merge is
+        a swap of two cells on different cycles of the permutation to the goal (it raises the lower bound by
+        one; a swap of two cells on one cycle lowers it by one: :meth:`_Board.bound`). With ``partner`` (a cell
+        outside the block, its card fixed), the swap of ``stay``'s cell with it, made after the dock, counts too.
+        The local swaps and their merges (the exchange with ``partner`` included). When this search finds no dock
+        within ``cap`` states, the ordinary :meth:`dock`'s (same ``cap``) with its merges counted, or ``None``.
+
+        The rest of the position is fixed during the dock, so the cycles are followed through the block only:
+        a card leaving the block's cells (and the partner's) comes back to a known one of them, whichever cards
+        stand in the block (:func:`cycle_exits`)."""
+        cells = self.blocks[blk]
+        cont = self.contents[blk](at)
+        wanted = tuple(w for w in wanted if w in cont)
+        if stay not in cont or not wanted:
+            return None
+        m = len(cells)
+        kept = list(cells) if partner is None else [*cells, partner]
+        exits = cycle_exits(self.board, at, kept)  # card -> index into kept
+        fixed_exit = -1 if partner is None else exits[at[partner]]
+        dist = self.dist[blk]
+
+        def h(c: bytes) -> int:
+            row = dist[c.index(stay)]
+            return min(row[c.index(w)] for w in wanted) - 1
+
+        def cycle_ids(c: bytes) -> list[int]:
+            nxt = [exits[x] for x in c]
+            if partner is not None:
+                nxt.append(fixed_exit)
+            ids = [-1] * len(nxt)
+            k = 0
+            for i in range(len(nxt)):
+                if ids[i] < 0:
+                    j = i
+                    while ids[j] < 0:
+                        ids[j] = k
+                        j = nxt[j]
+                    k += 1
+            return ids
+
+        def closing(c: bytes) -> int:
+            if partner is None:
+                return 0
+            ids = cycle_ids(c)
+            return int(ids[c.index(stay)] != ids[m])
+
+        start = bytes(cont)
+        weight = MERGE_WEIGHT
+        h0 = h(start)
+        if h0 > 0 and (not self._may_dock(blk, cont, stay, wanted) or self._never_docks(blk, cont, stay, wanted)):
+            return None
+        x0 = closing(start) if h0 == 0 else 0
+        # a state's swap from its parent and its cost (merges, swaps); a state is opened again when reached cheaper
+        parents: dict[bytes, tuple[int, int] | None] = {start: None}
+        costs: dict[bytes, tuple[int, int]] = {start: (0, 0)}
+        heap = [(weight * x0 + 2 * h0, 0, 0, 0, start, h0, x0)]
+        tie = 0
+        expanded = 0
+        done: set[bytes] = set()
+        linked = self.linked_cells(cont)
+        moves = self.block_moves
+        push, pop = heapq.heappush, heapq.heappop
+        while heap:
+            _f, merges, g, _t, cur, hc, xc = pop(heap)
+            if cur in done or costs[cur] != (merges, g):
+                continue
+            if hc == 0:
+                steps: list[tuple[int, int]] = []
+                back = bytearray(cur)
+                link = parents[cur]
+                while link is not None:
+                    steps.append(link)
+                    i, k = link
+                    back[i], back[k] = back[k], back[i]
+                    link = parents[bytes(back)]
+                return tuple(steps[::-1]), merges + xc
+            done.add(cur)
+            expanded += 1
+            if expanded > cap:
+                break
+            ids = cycle_ids(cur)
+            g1 = g + 1
+            t = bytearray(cur)
+            for i, k in moves(blk, cur, linked):
+                x = t[k]
+                y = t[i]
+                t[i] = x
+                t[k] = y
+                new = bytes(t)
+                t[i] = y
+                t[k] = x
+                if new in done:
+                    continue
+                cost = (merges + (ids[i] != ids[k]), g1)
+                known = costs.get(new)
+                if known is not None and known <= cost:
+                    continue
+                costs[new] = cost
+                parents[new] = (i, k)
+                tie += 1
+                hn = h(new)
+                xn = closing(new) if hn == 0 else 0
+                push(heap, (weight * (cost[0] + xn) + g1 + 2 * hn, cost[0], g1, tie, new, hn, xn))
+        # not found within the cap: the ordinary dock's swaps (its search goes straight for the goal), if it finds any
+        plain = self.dock(blk, cont, stay, wanted, cap)
+        if plain is None:
+            return None
+        merges = 0
+        t = bytearray(start)
+        for i, k in plain:
+            ids = cycle_ids(bytes(t))
+            merges += ids[i] != ids[k]
+            t[i], t[k] = t[k], t[i]
+        return plain, merges + closing(bytes(t))
 
     def inert_key(self, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bytes:
         """A block's content ``cont`` as a dock for ``stay`` and ``wanted`` sees it: every card that has no
@@ -1034,6 +1183,142 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
     return None if found is None else (path + found[0], found[1])
 
 
+#: One exchange of a gathering (:func:`gathering_steps`): the cards f and g it swaps, and the swaps (cell pairs)
+#: that docked each side before it, inside f's block and inside g's block.
+Step = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+def gathering_steps(board: _Board, start: bytes, path: Sequence[tuple[int, int]]) -> list[Step] | None:
+    """A gathering ``path`` from ``start`` cut into its exchanges: each swap across blocks (cards f, g) with the
+    swaps inside f's block and inside g's block made since the last one (in their order); ``None`` if a swap
+    inside a block comes before no exchange or in a block the exchange does not touch (a gathering made by
+    :func:`balance_search` has neither)."""
+    cur = bytearray(start)
+    block = board.block
+    steps: list[Step] = []
+    pending: list[tuple[int, int]] = []
+    for p, q in path:
+        if block[p] == block[q]:
+            pending.append((p, q))
+        else:
+            f, g = cur[p], cur[q]
+            if any(block[a] not in (block[p], block[q]) for a, _ in pending):
+                return None
+            steps.append((f, g, tuple(s for s in pending if block[s[0]] == block[p]),
+                          tuple(s for s in pending if block[s[0]] == block[q])))
+            pending = []
+        cur[p], cur[q] = cur[q], cur[p]
+    return None if pending else steps
+
+
+def merges_of(board: _Board, at: bytes, swaps: Sequence[tuple[int, int]]) -> int:
+    """How many of ``swaps`` (made in turn from ``at``) are merges: each swap changes the bound by one, up for a
+    merge and down for a split, so that is (swaps + the bound's change) / 2."""
+    return (len(swaps) + board.bound(_apply(at, swaps)) - board.bound(at)) // 2
+
+
+#: The post-pass (:func:`regather`) on or off; the states of each of its merge-counting docks; the cap of the
+#: ordinary dock it falls back on when one finds nothing; how many times it starts again with one more side of
+#: an exchange docked as found, after a dock failed.
+POST_PASS = True
+POST_CAP = 300
+POST_FALLBACK_CAP = 3000
+POST_RETRIES = 12
+
+
+def _remake(planner: PatternPlanner, start: bytes, steps: Sequence[Step], cap: int, forced: set[tuple[int, int]],
+            stats: dict[str, int]) -> tuple[tuple[list[tuple[int, int]], bytes] | None, tuple[int, int] | None]:
+    """One try of :func:`regather` (the sides in ``forced`` docked as found): (the swaps and the end position,
+    None), or (None, the side whose choice made the block that failed to dock differ from the found gathering's:
+    (exchange, 0 for f's side or 1 for g's))."""
+    board, blocks, contents = planner.board, planner.blocks, planner.contents
+    cur = ref = bytes(start)  # the position made, and the found gathering's at the same exchange
+    out: list[tuple[int, int]] = []
+    origin: dict[int, tuple[int, int]] = {}  # a block that differs -> the side whose dock made it differ
+    for j, (f, g, found_f, found_g) in enumerate(steps):
+        for side, stay, other, found in ((0, f, g, found_f), (1, g, f, found_g)):
+            blk = board.block[cur.index(stay)]
+            wanted = [w for w in board.nb[other] if w != stay]
+            partner = cur.index(other) if side else None
+            swaps: Sequence[tuple[int, int]] = found
+            if contents[blk](cur) == contents[blk](ref):
+                origin.pop(blk, None)
+                closing = () if partner is None else ((_apply(cur, found).index(stay), partner),)
+                least = merges_of(board, cur, (*found, *closing)) if (j, side) not in forced else 0
+                if least:  # (a side forced, or of no merge, is kept as found: no dock does better)
+                    made = planner.merge_dock(cur, blk, stay, wanted, cap, partner)
+                    if made is not None and made[1] < least:
+                        swaps = [(blocks[blk][p], blocks[blk][q]) for p, q in made[0]]
+                        origin[blk] = (j, side)
+                        stats["docked"] = stats.get("docked", 0) + 1
+            else:
+                made = planner.merge_dock(cur, blk, stay, wanted, cap, partner)
+                local = made[0] if made is not None else None
+                if local is None:
+                    stats["fallbacks"] = stats.get("fallbacks", 0) + 1
+                    local = planner.dock(blk, contents[blk](cur), stay, wanted, POST_FALLBACK_CAP)
+                    if local is None:
+                        return None, origin[blk]
+                swaps = [(blocks[blk][p], blocks[blk][q]) for p, q in local]
+                stats["docked"] = stats.get("docked", 0) + 1
+            cur = _apply(cur, swaps)
+            ref = _apply(ref, found)
+            out += swaps
+        swap = (cur.index(f), cur.index(g))
+        cur = _apply(cur, (swap,))
+        ref = _apply(ref, ((ref.index(f), ref.index(g)),))
+        out.append(swap)
+    return (out, cur), None
+
+
+def regather(planner: PatternPlanner, start: bytes, path: Sequence[tuple[int, int]], cap: int = POST_CAP,
+             stats: dict[str, int] | None = None) -> tuple[list[tuple[int, int]], bytes] | None:
+    """The gathering ``path`` (from ``start``) made again with docks that count merges: the same exchanges in
+    the same order (:func:`gathering_steps`), so every block holds the same cards as after the same exchange of
+    ``path``; only where they stand differs. The swaps and the end position, or ``None``.
+
+    Each side of an exchange is docked in the position made so far. While its block stands as in the found
+    gathering, the found swaps are legal there: they are kept unless :meth:`PatternPlanner.merge_dock` (at most
+    ``cap`` states; g's side with the exchange's own swap counted) finds a dock with fewer merges. A block
+    that stands otherwise is docked by :meth:`PatternPlanner.merge_dock`, else by the ordinary
+    :meth:`PatternPlanner.dock` (``POST_FALLBACK_CAP`` states). When both fail, the try starts again with the
+    side whose choice made that block differ docked as found, at most ``POST_RETRIES`` times. ``stats`` (if
+    given) counts ``docked`` (sides docked anew), ``fallbacks`` (of them, by the ordinary dock), ``retries``
+    and ``failed``."""
+    stats = {} if stats is None else stats
+    steps = gathering_steps(planner.board, start, path)
+    if steps is None:
+        stats["failed"] = stats.get("failed", 0) + 1
+        return None
+    forced: set[tuple[int, int]] = set()
+    for tries in range(POST_RETRIES + 1):
+        made, origin = _remake(planner, start, steps, cap, forced, stats)
+        if made is not None:
+            stats["retries"] = stats.get("retries", 0) + tries
+            return made
+        if origin is not None:
+            forced.add(origin)
+    stats["retries"] = stats.get("retries", 0) + POST_RETRIES
+    stats["failed"] = stats.get("failed", 0) + 1
+    return None
+
+
+def _sort_blocks(planner: PatternPlanner, path: list[tuple[int, int]], at: bytes, budget: _Budget
+                 ) -> list[tuple[int, int]] | None:
+    """A gathering ``path`` ending at ``at`` followed by the sort of each block with only its own cells moving
+    (``solvers/amber.py``'s region search), or ``None`` if a sort fails."""
+    board, game = planner.board, planner.game
+    for cells in planner.blocks:
+        if all(board.target[at[c]] == c for c in cells):
+            continue
+        found = _phase(board, at, settings_for(game, "region"), budget, cells=list(cells))
+        if found is None:
+            return None
+        path = path + found[0]
+        at = found[1]
+    return path
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio | None = None
                  ) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
@@ -1055,14 +1340,22 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         if gathered is None:
             continue
         path, at = gathered
-        for cells in planner.blocks:
-            if all(board.target[at[c]] == c for c in cells):
-                continue
-            found = _phase(board, at, settings_for(game, "region"), budget, cells=list(cells))
-            if found is None:
+        again = regather(planner, board.start, path) if POST_PASS else None
+        if again is None:
+            done = _sort_blocks(planner, path, at, budget)
+            if done is not None:
+                return done
+            continue
+        # the sorts sit at the bound: a gathering's length plus its end's bound is (nearly) the length after them
+        options = sorted([(len(again[0]) + board.bound(again[1]), 0, again),
+                          (len(path) + board.bound(at), 1, gathered)])
+        best: list[tuple[int, int]] | None = None
+        for least, _, (p, end) in options:
+            if best is not None and len(best) <= least:
                 break
-            path = path + found[0]
-            at = found[1]
-        else:
-            return path
+            done = _sort_blocks(planner, p, end, budget)
+            if done is not None and (best is None or len(done) < len(best)):
+                best = done
+        if best is not None:
+            return best
     return None
