@@ -422,6 +422,20 @@ MERGE_WEIGHT = 4
 DOCK_PROOF_AFTER = 5
 
 
+def _swaps_to(parents: dict[bytes, tuple[int, int] | None], end: bytes) -> tuple[tuple[int, int], ...]:
+    """The swaps from a dock's first state to ``end``, from each state's swap from its parent (``None`` for the first
+    state): a swap undoes itself, so the parent is the state with it made again."""
+    steps: list[tuple[int, int]] = []
+    back = bytearray(end)
+    link = parents[end]
+    while link is not None:
+        steps.append(link)
+        i, k = link
+        back[i], back[k] = back[k], back[i]
+        link = parents[bytes(back)]
+    return tuple(steps[::-1])
+
+
 class PatternPlanner:
     """The geometry of Pattern of Amber's blocks for the balance search: the moves inside a block, the
     docks (searches inside one block), the rank of every card and the rank potential, with caches that
@@ -640,15 +654,7 @@ class PatternPlanner:
         while heap:
             _f, g, _t, cur, hc = pop(heap)
             if hc == 0:
-                steps: list[tuple[int, int]] = []
-                back = bytearray(cur)
-                link = parents[cur]
-                while link is not None:
-                    steps.append(link)
-                    i, k = link
-                    back[i], back[k] = back[k], back[i]
-                    link = parents[bytes(back)]
-                found = tuple(steps[::-1])
+                found = _swaps_to(parents, cur)
                 break
             expanded += 1
             if expanded > cap:
@@ -752,15 +758,7 @@ class PatternPlanner:
             if cur in done or costs[cur] != (merges, g):
                 continue
             if hc == 0:
-                steps: list[tuple[int, int]] = []
-                back = bytearray(cur)
-                link = parents[cur]
-                while link is not None:
-                    steps.append(link)
-                    i, k = link
-                    back[i], back[k] = back[k], back[i]
-                    link = parents[bytes(back)]
-                return tuple(steps[::-1]), merges + xc
+                return _swaps_to(parents, cur), merges + xc
             done.add(cur)
             expanded += 1
             if expanded > cap:
