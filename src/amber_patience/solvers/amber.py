@@ -30,7 +30,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   then the chain: gather the cards of the first goal group (a suit, or the trumps: a run of cells
   along the snake) into its cells, sort and freeze them, then the next group from the cells left;
   when the steps after a gathering stall, the gathering goes on to its next solution (backtracking).
-  Path 36 and Pattern: the whole board.
+  Path 36: the whole board. Pattern of Amber has a planner of its own (:data:`PLANNERS`:
+  ``solvers/amber_pattern.py``).
 * **Shortening** (``solvers/amber_shorten.py``, every layout): pairs of swaps that cancel out
   (the same two cards swapped again later, or the same two cells, the swaps between still legal)
   are deleted; three swaps among three cards merged into one; local splices; and windows of swaps
@@ -1111,7 +1112,6 @@ SETTINGS: dict[str, list[Setting]] = {
 OVERRIDES: dict[tuple[str, str], list[Setting]] = {
     ("arden", "whole"): [Setting(3, 1, 0, 0.5, 8000, focus=True, probe=(ARDEN_PROBE, ARDEN_PROBE_NEAR)),
                          Setting(3, 1, 3, 0.5, 16000, 1, focus=True)],
-    ("pattern", "whole"): [Setting(3, 1, 3, 0.5, 8000), Setting(3, 1, 3, 0.5, 16000, 1)],
 }
 
 
