@@ -121,7 +121,9 @@ def test_a_kind_plan_exists_for_a_fresh_deal_and_every_step_is_a_legal_exchange(
     board = _Board(position)
     home = home_kinds(board)
     m = kind_matrix(board, board.start)
-    plan = kind_plan(m, home)
+    # the default cap (3000 states) gives up on a few deals (395, 884, 1216, 1577 of 1-2000 not stranded); each
+    # has a plan within 100,000 (a scan of 1-2000, ninth session)
+    plan = kind_plan(m, home, cap=100_000)
     assert isinstance(plan, list), f"deal {position.deal_number}: no kind plan ({plan})"
     for step in plan:
         after = exchange(m, step)
