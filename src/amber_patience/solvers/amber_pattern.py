@@ -1322,8 +1322,10 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
     Gather every card into its block (the balance searches of ``portfolio``, by default ``BALANCE_PORTFOLIO``,
-    in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`), then sort each block
-    with only its own cells moving."""
+    in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`); make the gathering again
+    with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off); then sort each block of the one
+    of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
+    other's length and end bound)."""
     planner: PatternPlanner | None = None
     for imb, weight, seed, cap in _attempts(portfolio):
         if budget.left(1) <= 0:
@@ -1338,17 +1340,13 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         if gathered is None:
             continue
         path, at = gathered
-        again = regather(planner, board.start, path) if POST_PASS else None
-        if again is None:
-            done = _sort_blocks(planner, path, at, budget)
-            if done is not None:
-                return done
-            continue
         # the sorts sit at the bound: a gathering's length plus its end's bound is (nearly) the length after them
-        options = sorted([(len(again[0]) + board.bound(again[1]), 0, again),
-                          (len(path) + board.bound(at), 1, gathered)])
+        options = [(len(path) + board.bound(at), 1, gathered)]
+        again = regather(planner, board.start, path) if POST_PASS else None
+        if again is not None:
+            options.append((len(again[0]) + board.bound(again[1]), 0, again))
         best: list[tuple[int, int]] | None = None
-        for least, _, (p, end) in options:
+        for least, _, (p, end) in sorted(options):
             if best is not None and len(best) <= least:
                 break
             done = _sort_blocks(planner, p, end, budget)
