@@ -753,6 +753,7 @@ class PatternPlanner:
         linked = self.linked_cells(cont)
         moves = self.block_moves
         push, pop = heapq.heappush, heapq.heappop
+        looked = (stay, *wanted)  # a swap of other cards leaves h as it was (as in :meth:`dock`)
         while heap:
             _f, merges, g, _t, cur, hc, xc = pop(heap)
             if cur in done or costs[cur] != (merges, g):
@@ -783,7 +784,7 @@ class PatternPlanner:
                 costs[new] = cost
                 parents[new] = (i, k)
                 tie += 1
-                hn = h(new)
+                hn = h(new) if x in looked or y in looked else hc
                 xn = closing(new) if hn == 0 else 0
                 push(heap, (weight * (cost[0] + xn) + g1 + 2 * hn, cost[0], g1, tie, new, hn, xn))
         # not found within the cap: the ordinary dock's swaps (its search goes straight for the goal), if it finds any
