@@ -1,7 +1,7 @@
 """Benchmark of Pattern of Amber's planner (``solvers/amber_pattern.py``), in node counts and CPU time.
 
     python benchmarks/pattern_solver.py [--deals 1-20] [--solve 3000] [--near 10,20,30,60] [--nodes 300]
-    python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end]
+    python benchmarks/pattern_solver.py --balance [--deals 1-20] [--nodes 600] [--configs 3:2:1,6:2:1] [--end | --sets]
     python benchmarks/pattern_solver.py --race [--deals 1-40] [--solve 10000]
     python benchmarks/pattern_solver.py --search [--deals 1-60] [--solve 10000] [--race-portfolio]
     ... [--no-post-pass]
@@ -19,7 +19,9 @@ With ``--balance``: the balance searches of ``BALANCE_PORTFOLIO`` one by one fro
 expansions each; ``--configs imbalance:weight:seed,...`` for other settings): "won@N" (gathered after N
 expansions) or the cards out where the search stalled, and CPU s; with ``--end`` each stalled search is
 followed by the end game (``end_game``: a fresh search from the stall when it is near the goal), as in
-the planner's portfolio.
+the planner's portfolio. With ``--sets`` the same searches at the level of sets alone (which card is in which
+block, not where: every exchange the sets allow is made with no dock); a deal whose sets cannot be gathered
+cannot be won, and one gathered there may still fail in the blocks' geometry.
 
 With ``--race``: each deal solved through ``solve`` once per portfolio of the race (``BALANCE_PORTFOLIO``, then
 ``RACE_PORTFOLIO``), on one core (``amber.RACE`` off; node limit ``--solve``), and the faster of the two by CPU,
@@ -103,14 +105,17 @@ def _playable(game: AmberGame, deals: list[int]) -> Iterator[tuple[int, AmberPos
         yield number, position, _Board(position)
 
 
-def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]], end: bool = False) -> int:
+def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]], end: bool = False,
+            sets_only: bool = False) -> int:
     """One line per deal: each balance search of ``configs`` (imbalance weight, weight, seed) from the
     deal with ``nodes`` expansions (caches shared within a deal); with ``end``, each followed by the end
-    game when it stalls near the goal (``end_game``)."""
+    game when it stalls near the goal (``end_game``); with ``sets_only``, at the level of sets alone (no
+    docks: ``balance_search(..., sets_only=True)``)."""
     game = get_game("pattern")
     assert isinstance(game, AmberGame)
-    print(f"Pattern of Amber: balance searches one by one, {nodes} expansions each; won@expansions or cards "
-          "out, CPU s (caches shared within a deal)")
+    level = " at the level of sets alone (no docks)" if sets_only else ""
+    print(f"Pattern of Amber: balance searches one by one{level}, {nodes} expansions each; won@expansions or "
+          "cards out, CPU s (caches shared within a deal)")
     print("deal  " + " ".join(f"{f'{i:g}:{w:g}:{s}':>16}" for i, w, s in configs))
     won = [0] * len(configs)
     either = tried = ended = 0
@@ -124,7 +129,7 @@ def balance(deals: list[int], nodes: int, configs: list[tuple[float, float, int]
             budget = _Budget(None, nodes)
             near: dict[str, object] = {}
             t0 = time.process_time()
-            done = balance_search(planner, board.start, budget, imb, weight, best=near)
+            done = balance_search(planner, board.start, budget, imb, weight, best=near, sets_only=sets_only)
             cpu = time.process_time() - t0
             if done is None and end:
                 # the end game from the stall, as ``plan_pattern`` runs it (its expansions counted too)
@@ -256,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve", type=int, default=3000, help="node limit of each deal's solve (0: skip)")
     parser.add_argument("--balance", action="store_true", help="only the balance searches one by one")
     parser.add_argument("--end", action="store_true", help="with --balance: each stalled search then the end game")
+    parser.add_argument("--sets", action="store_true",
+                        help="with --balance: the searches at the level of sets alone (no docks: which card is in "
+                             "which block, not where)")
     parser.add_argument("--race", action="store_true",
                         help="each portfolio of the race alone on one core (node limit --solve), and the faster")
     parser.add_argument("--search", action="store_true",
@@ -273,7 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_post_pass:
         amber_pattern.POST_PASS = False
     if args.balance:
-        return balance(args.deals, args.nodes, args.configs, args.end)
+        if args.sets and args.end:
+            parser.error("--sets and --end do not go together (the end game docks)")
+        return balance(args.deals, args.nodes, args.configs, args.end, args.sets)
     if args.race:
         return race(args.deals, args.solve)
     if args.search:

@@ -1151,3 +1151,31 @@ def test_the_post_pass_never_gives_a_longer_plan_and_it_replays(number: int, mon
     assert plain is not None and made is not None
     assert len(made) <= len(plain)
     assert replay(position, [Swap(p, q) for p, q in made]).is_won()
+
+
+@pytest.mark.parametrize("number", [1, 3])
+def test_the_search_at_the_level_of_sets_makes_only_exchanges_the_sets_allow_and_gathers(number: int) -> None:
+    """``balance_search(..., sets_only=True)`` (the tenth session's diagnostic of the deals not won): every step is
+    one swap of two cards across blocks that :func:`set_exchanges` allows where the sets stand (no dock: the
+    positions need not be legal), and it ends with every card in its home block."""
+    game = get_game("pattern")
+    assert isinstance(game, AmberGame)
+    board = _Board(game.deal(number))
+    planner = PatternPlanner(board, game, seed=1)
+    done = balance_search(planner, board.start, _Budget(None, 2000), 3.0, 2.0, sets_only=True)
+    assert done is not None
+    path, end = done
+    fixed = {board.start[c] for c in board.frozen}
+    movable = [x for x in range(board.n) if x not in fixed]
+    at = bytearray(board.start)
+    for p, q in path:
+        f, g = at[p], at[q]
+        allowed = {(x, y) for x, _a, y, _b in set_exchanges(board, card_blocks(board, at), movable)}
+        assert board.block[p] != board.block[q]
+        assert (f, g) in allowed or (g, f) in allowed
+        at[p], at[q] = g, f
+    assert bytes(at) == end
+    assert planner.out(end) == 0
+    # the real search gathers the same deal with docks in between: more swaps than exchanges
+    real = balance_search(PatternPlanner(board, game, seed=1), board.start, _Budget(None, 2000), 3.0, 2.0)
+    assert real is not None and len(real[0]) > len(path)

@@ -998,8 +998,8 @@ BALANCE_REPEATS = 2
 
 
 def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbalance_weight: float = 3.0,
-                   weight: float = 2.0, cap: int = 300, best: dict[str, object] | None = None
-                   ) -> tuple[list[tuple[int, int]], bytes] | None:
+                   weight: float = 2.0, cap: int = 300, best: dict[str, object] | None = None,
+                   sets_only: bool = False) -> tuple[list[tuple[int, int]], bytes] | None:
     """Best-first over exchanges across blocks on ``exchanges + weight x (potential + imbalance_weight x
     imbalance)``, until every card is in its home block: the swaps and the end position, or ``None``
     when the budget (expansions) runs out or the docks of :data:`BALANCE_DOCKS` do (``best`` then gets
@@ -1010,7 +1010,13 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     :meth:`PatternPlanner.kind_potential` and the transport :func:`imbalance`), refused by the kind
     prune (:func:`kind_solvable`) when a block loses its last card of a kind; they are docked
     (:func:`dock_exchange`) only when they come off the heap, so the thousands of exchanges that
-    never come up cost no dock. Ties are broken by the planner's seeded random numbers."""
+    never come up cost no dock. Ties are broken by the planner's seeded random numbers.
+
+    ``sets_only``: the same search at the level of sets alone (a diagnostic, ``benchmarks/pattern_solver.py
+    --balance --sets``): every exchange the sets allow is made at once, f and g trading cells with no dock, so
+    the positions are not reachable in play and only their sets mean anything. Every legal exchange is one of
+    the sets' (:func:`set_exchanges`), so a deal whose sets cannot be gathered cannot be won; one gathered here
+    may still fail in the blocks' geometry."""
     board = planner.board
     n, home, kind, rank = board.n, planner.home_block, planner.kind, planner.rank
     fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
@@ -1036,8 +1042,13 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
             if dock_limit is not None and docks > dock_limit:
                 break
             docks += 1
-            done = dock_exchange(planner, store[parent][0], f, g, BALANCE_END_CAP if outs[parent] <= BALANCE_END_OUT
-                                 else cap)
+            if sets_only:
+                above = store[parent][0]
+                swap = (above.index(f), above.index(g))
+                done = (swap,), _apply(above, (swap,))
+            else:
+                done = dock_exchange(planner, store[parent][0], f, g,
+                                     BALANCE_END_CAP if outs[parent] <= BALANCE_END_OUT else cap)
             if done is None or done[1] in seen:
                 continue
             store.append((done[1], parent, done[0], store[parent][3] + 1))
