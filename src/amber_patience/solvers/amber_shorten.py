@@ -8,10 +8,11 @@ of consecutive swaps: those found nothing more after it). Then *carried swaps* (
 a swap is taken out and the permutation it leaves missing is carried along the solution, later
 swaps played where they were or on the same cards, or taken out too, until fewer swaps make it
 (:func:`_carry`, :func:`_emit`): rewrites that reach far, which the windows with fixed ends do not
-have; a last sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
-go to the choices near it (``docs/solver-shorten.md``). Every change is checked with the move rule
-(``_Board.legal_swap``, the solvers' one copy of it) and keeps the end position; the
-solver's result is replayed by the rules engine anyway. What the passes learn within one
+have; a sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
+go to the choices near it, and a last one, aimed, carries more cells with few states from the swaps at or just
+before a merge only (:data:`AIMED_SWEEPS`, not on Pattern; ``docs/solver-shorten.md``). Every change is
+checked with the move rule (``_Board.legal_swap``, the solvers' one copy of it) and keeps the end position;
+the solver's result is replayed by the rules engine anyway. What the passes learn within one
 :func:`shorten` (:class:`_Memo`: what a pass found nothing on, the window pass's re-joins, the
 carried permutations that could not be played) spares work whose result is known and never changes
 a result (``docs/solver-shorten.md``, "Ninth session").
@@ -854,8 +855,8 @@ CARRY_SWEEPS: tuple[tuple[int, int, bool, int | None], ...] = (
     (CARRY_NODES, CARRY_CELLS, False, None), (50, 12, False, None), (CARRY_NODES, CARRY_CELLS, True, None))
 #: The aimed sweeps, after those (same fields): more cells, few states, only from the swaps with a merge among
 #: themselves and the next swap. Most rewrites of a bigger carried permutation are found within a few dozen states
-#: of their start (``docs/solver-shorten.md``, "Tenth session"); starting only near merges halves the CPU for
-#: two thirds of the swaps cut. Not on the layouts of ``UNAIMED`` (Pattern: 0.2% shorter for +25% CPU).
+#: of their start (``docs/solver-shorten.md``, "Tenth session"); starting only near merges keeps about 80% of the
+#: swaps cut for about 60% of the CPU. Not on the layouts of ``UNAIMED`` (Pattern: 0.2% shorter for +27% CPU).
 AIMED_SWEEPS: tuple[tuple[int, int, bool, int | None], ...] = ((40, 14, True, 1),)
 UNAIMED = frozenset({"pattern"})
 CARRY_EMIT = 30
