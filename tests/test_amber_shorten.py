@@ -335,12 +335,13 @@ def test_shorten_of_a_found_solution_is_legal_and_never_longer(number: int) -> N
     shorter = amber_shorten.shorten(board, found, None)
     assert len(shorter) <= len(local) <= len(found)
     assert _is_legal_win(position, shorter)
-    sweeps = amber_shorten.CARRY_SWEEPS
-    try:  # the sweep that jumps comes last: never longer than the sweeps before it alone
+    sweeps, aimed = amber_shorten.CARRY_SWEEPS, amber_shorten.AIMED_SWEEPS
+    try:  # the sweeps that jump come last: never longer than the sweeps before them alone
         amber_shorten.CARRY_SWEEPS = tuple(sweep for sweep in sweeps if not sweep[2])
+        amber_shorten.AIMED_SWEEPS = ()
         assert len(shorter) <= len(amber_shorten.shorten(board, found, None))
     finally:
-        amber_shorten.CARRY_SWEEPS = sweeps
+        amber_shorten.CARRY_SWEEPS, amber_shorten.AIMED_SWEEPS = sweeps, aimed
     carried = amber_shorten._transport(board, found, None)
     assert len(carried) <= len(found)
     assert _is_legal_win(position, carried)
@@ -684,10 +685,11 @@ def _plain_shorten(board: amber_solver._Board, path: list[tuple[int, int]]) -> l
                 return path
 
     path = local(path, True)
-    for node_cap, cells_cap, jump in amber_shorten.CARRY_SWEEPS:
+    for node_cap, cells_cap, jump, aim in amber_shorten.CARRY_SWEEPS + amber_shorten.AIMED_SWEEPS:
         while True:
             length = len(path)
-            path = amber_shorten._transport(board, path, None, node_cap=node_cap, cells_cap=cells_cap, jump=jump)
+            path = amber_shorten._transport(board, path, None, node_cap=node_cap, cells_cap=cells_cap, jump=jump,
+                                            aim=aim)
             if len(path) == length:
                 break
             length = len(path)
@@ -837,3 +839,103 @@ def test_triples_and_splices_are_the_plain_passes_on_every_layout(name: str, num
     for line in (path, amber_shorten._cancel_pairs(board, path, None)):
         assert amber_shorten._merge_triples(board, line, None) == _plain_merge_triples(board, line)
         assert amber_shorten._splice(board, line, None) == _plain_splice(board, line)
+
+
+# -- the aimed sweep (tenth session): started only from the swaps at or just before a merge --------------------------
+
+def _bound(board: amber_solver._Board, state: bytes) -> int:
+    """The cells minus the cycles of the permutation that takes ``state`` to the goal, counted plainly."""
+    seen: set[int] = set()
+    cycles = 0
+    for cell in range(board.n):
+        if cell not in seen:
+            cycles += 1
+            while cell not in seen:
+                seen.add(cell)
+                cell = board.target[state[cell]]
+    return board.n - cycles
+
+
+def _plain_aimed(board: amber_solver._Board, path: list[tuple[int, int]], aim: int | None) -> list[bool]:
+    """The swaps an aimed sweep starts from, recomputed plainly: a swap is a merge when the bound after it is one
+    more than before it; a start has a merge among itself and the ``aim`` swaps after it (every swap for None)."""
+    states = _states(board, path)
+    bounds = [_bound(board, state) for state in states]
+    assert all(abs(bounds[t + 1] - bounds[t]) == 1 for t in range(len(path)))  # a swap merges or splits
+    merges = [bounds[t + 1] == bounds[t] + 1 for t in range(len(path))]
+    return [aim is None or any(merges[t:t + aim + 1]) for t in range(len(path))]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), steps=st.integers(min_value=10, max_value=90))
+def test_aimed_filter_marks_the_swaps_near_a_merge(name: str, number: int, seed: int, steps: int) -> None:
+    """``_merges`` and ``_aimed`` give, on random play of every Amber layout, exactly the merges and the starts
+    of the plain recomputation from the bounds along the line (its last swap played again: both kinds occur)."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, steps, seed)
+    path.append(path[-1])  # undoes the swap before: a merge after a split or a split after a merge
+    states = _states(board, path)
+    merges = amber_shorten._merges(board, states, path)
+    assert merges == _plain_aimed(board, path, 0)
+    assert any(merges) and not all(merges)
+    for aim in (None, 0, 1, 2, 5):
+        assert amber_shorten._aimed(merges, aim) == _plain_aimed(board, path, aim)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6), aim=st.sampled_from([0, 1, 3]), jump=st.booleans())
+def test_aimed_transport_starts_exactly_the_aimed_swaps(name: str, number: int, seed: int, aim: int,
+                                                         jump: bool) -> None:
+    """``_transport(aim=...)`` carries from exactly the swaps the plain recomputation aims at, on the line as it
+    stands after each rewrite: with one state from each swap (no rewrite) every aimed swap but the last and no
+    other; with the sweeps' caps, the swaps it skips between two starts (from the first, or from
+    ``CARRY_BACK`` swaps before it after a rewrite) are none of them aimed, and each start is."""
+    board = amber_solver._Board(get_game(name).deal(number))
+    path = _random_walk(board, 80, seed)
+    calls: list[tuple[int, list[tuple[int, int]]]] = []
+    name_of = "_carry_jump" if jump else "_carry"
+    carry = getattr(amber_shorten, name_of)
+
+    def spy(board: amber_solver._Board, path: list[tuple[int, int]], states: list[bytes], i: int,
+            *args: Any) -> Any:
+        calls.append((i, list(path)))
+        return carry(board, path, states, i, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(amber_shorten, name_of, spy)
+        assert amber_shorten._transport(board, path, None, node_cap=1, jump=jump, aim=aim) == path
+        aimed = _plain_aimed(board, path, aim)
+        assert [i for i, _ in calls] == [t for t in range(len(path) - 1) if aimed[t]]
+        calls.clear()
+        shorter = amber_shorten._transport(board, path, None, cells_cap=14, jump=jump, aim=aim)
+    assert amber_shorten._replays(board, board.start, shorter, _states(board, path)[-1])
+    before = (-1, path)
+    for i, line in calls:
+        aimed = _plain_aimed(board, line, aim)
+        first = before[0] + 1 if line == before[1] else max(0, before[0] - amber_shorten.CARRY_BACK)
+        assert aimed[i] and not any(aimed[first:i])
+        before = (i, line)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_aimed_sweep_only_cuts_and_keeps_the_end(name: str, number: int, seed: int) -> None:
+    """On random play of every Amber layout, ``shorten`` with the aimed sweep (any layout but Pattern's) is never
+    longer than without it (named Pattern: the sweeps before it alone), and the rules engine plays its line to
+    the position random play ended in."""
+    assert "pattern" in amber_shorten.UNAIMED and amber_shorten.AIMED_SWEEPS
+    position = get_game(name).deal(number)
+    board = amber_solver._Board(position)
+    path = _random_walk(board, 90, seed)
+    end = _states(board, path)[-1]
+    without = amber_shorten.shorten(board, path, None, "pattern")
+    aimed = amber_shorten.shorten(board, path, None, "arden")
+    assert len(aimed) <= len(without) < len(path)
+    played = position
+    for a, b in aimed:
+        played = played.play(Swap(a, b))  # raises IllegalMoveError for an illegal swap
+    cards = list(position.game.deck.cards)
+    assert list(played.cards) == [cards[x] for x in end]

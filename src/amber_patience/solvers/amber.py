@@ -1356,11 +1356,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     if path is not None and shorten_first is not None and position.game.name not in SHORTENED:
         head = path[:shorten_first]
         stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
-        path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
-                if head else []) + path[shorten_first:]
+        path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
+                        position.game.name) if head else []) + path[shorten_first:]
     elif path is not None and position.game.name not in SHORTENED:
         stats["found_length"] = len(path)
-        path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5))
+        path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
+                       position.game.name)
     stats["seconds"] = time.perf_counter() - t0
     stats["nodes"] = budget.used
     stats["difficulty"] = budget.used
@@ -1401,4 +1402,4 @@ def shorten_line(position: Position, moves: Sequence[Move], *, time_limit: float
     board = _Board(position)
     path = [(move.a, move.b) for move in _swaps(moves)]
     deadline = None if time_limit is None else time.perf_counter() + max(time_limit, 0.5)
-    return [Swap(a, b) for a, b in shorten(board, path, deadline)]
+    return [Swap(a, b) for a, b in shorten(board, path, deadline, position.game.name)]
