@@ -864,6 +864,7 @@ CARRY_BUDGET = 60000
 #: After a rewrite the pass goes back this many swaps (the rewrite may let an earlier swap cancel).
 CARRY_BACK = 20
 
+
 def _merges(board: _Board, states: list[bytes], path: list[tuple[int, int]]) -> list[bool]:
     """Whether each swap of ``path`` (``states``: the positions before each) is a *merge*: its two cells on two
     cycles of the permutation to the goal (a cell's card belongs in ``board.target[card]``), so the swap joins
