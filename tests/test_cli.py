@@ -186,6 +186,56 @@ def test_play_to_a_win_and_a_hint(capsys: pytest.CaptureFixture[str], monkeypatc
     assert status == 0 and "The game is won" in out
 
 
+def test_play_looks_for_the_line_while_the_player_thinks_and_the_hint_takes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the background analyst on (a terminal's default; forced here, as the input is piped), the line from the
+    position shown is looked for at once, and a hint asked meanwhile waits for that search instead of starting a
+    second one: one solver run for the position, and the hint is the first move of a line that wins."""
+    from amber_patience import solvers
+    from amber_patience.cli import PlaySession
+
+    calls: list[str] = []
+    real = solvers.solve
+
+    def counted(position: Any, **kwargs: Any) -> Any:
+        calls.append(position.game.name)
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solvers, "solve", counted)
+    start = get_game("path-36").deal(2)
+    out = io.StringIO()
+    session = PlaySession(start, out, io.StringIO("hint\nquit\n"), practice=False, hint_time=10.0, save=None,
+                          player=None, analysis=True)
+    assert session.analyst is not None
+    assert session.run() == 0
+    assert session.analyst.runs == 1
+    assert calls == ["path-36"]  # the analyst's search only: the hint took its line
+    hinted = out.getvalue().split("Hint: ", 1)[1].split(" ", 1)[0]
+    after = start.play(start.parse_move(hinted))
+    through = session.lines.get(after)  # the line kept through the hint (deal 2's whole line begins otherwise)
+    assert through
+    for move in through:
+        after = after.play(move)  # the rules refuse an illegal move
+    assert after.is_won()
+
+
+def test_play_on_a_pipe_does_not_analyse_in_the_background_unless_asked() -> None:
+    from amber_patience.cli import PlaySession
+
+    start = get_game("path-36").deal(2)
+    piped = PlaySession(start, io.StringIO(), io.StringIO("quit\n"), practice=False, hint_time=1.0, save=None,
+                        player=None)
+    assert piped.analyst is None
+    tty = io.StringIO("quit\n")
+    tty.isatty = lambda: True  # type: ignore[method-assign]
+    on_terminal = PlaySession(start, io.StringIO(), tty, practice=False, hint_time=1.0, save=None, player=None)
+    assert on_terminal.analyst is not None
+    off = PlaySession(start, io.StringIO(), tty, practice=False, hint_time=1.0, save=None, player=None,
+                      analysis=False)
+    assert off.analyst is None
+    on_terminal.analyst.close()
+
+
 # -- verify --------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ import json
 import random
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -399,8 +400,8 @@ class PlaySession:
     """An interactive game on a terminal (or with moves piped to standard input)."""
 
     def __init__(self, start: Position, out: TextIO, stdin: TextIO, *, practice: bool, hint_time: float,
-                 save: str | None, player: str | None, lines: Any = None) -> None:
-        from .solvers.lines import LineCache
+                 save: str | None, player: str | None, lines: Any = None, analysis: bool | None = None) -> None:
+        from .solvers.lines import Analyst, LineCache
 
         self.start = start
         #: Winning lines found by hints (a hint along one is instant).
@@ -416,6 +417,11 @@ class PlaySession:
         self.player = player
         self.interactive = bool(getattr(stdin, "isatty", lambda: False)())
         self.date = datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
+        #: Looks for a winning line from each position the game reaches while the player thinks, as the web
+        #: server does, so that a hint is usually ready when asked (``analysis``: by default only on a terminal,
+        #: where there is time to think; each search at most ``hint_time`` seconds).
+        on = self.interactive if analysis is None else analysis
+        self.analyst: Analyst | None = Analyst(self.lines, hint_time) if on else None
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -444,7 +450,20 @@ class PlaySession:
         self.show()
         self.say('Type a move, or "help".')
         status = 0
+        try:
+            status = self._loop()
+        finally:
+            if self.analyst is not None:
+                self.analyst.close()  # a search that runs ends within its time; its line is kept
+        if self.save_path:
+            self.save(self.save_path)
+        return status
+
+    def _loop(self) -> int:
+        status = 0
         while True:
+            if self.analyst is not None:
+                self.analyst.show(self.position)  # nothing to do for a game over or a position whose line is known
             if self.position.is_won():
                 self.say(f"You won in {_moves(len(self.moves))}!" + (" (practice game)" if self.practice else ""))
                 break
@@ -464,8 +483,6 @@ class PlaySession:
                 continue
             if not self.handle(command):
                 break
-        if self.save_path:
-            self.save(self.save_path)
         return status
 
     def read_line(self, prompt: str) -> str:
@@ -516,8 +533,14 @@ class PlaySession:
         return True
 
     def hint(self) -> None:
+        seconds = self.hint_time
+        if self.analyst is not None:
+            # the analyst may be looking at this very position: wait for its line rather than search twice
+            started = time.monotonic()
+            if self.analyst.wait(self.position, seconds):
+                seconds = max(seconds - (time.monotonic() - started), 0.05)
         try:
-            answer = find_line(self.position, self.hint_time, self.lines, quick=True)
+            answer = find_line(self.position, seconds, self.lines, quick=True)
         except NotFound as exc:
             self.say(f"No hint: {exc}.")
             return
@@ -559,7 +582,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
     game = make_game(args)
     position = deal_position(game, pick_number(args, err), setup_from(args))
     session = PlaySession(position, out, stdin, practice=args.practice, hint_time=args.time_limit,
-                          save=args.save, player=args.player, lines=line_cache(args.db, err))
+                          save=args.save, player=args.player, lines=line_cache(args.db, err),
+                          analysis=False if args.no_analysis else None)
     return session.run()
 
 
@@ -639,6 +663,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", metavar="NAME", help="the player's name, for the record")
     p.add_argument("--time-limit", type=_non_negative_float, default=5.0, metavar="S",
                    help="time the solver may take for a hint (default 5 s)")
+    p.add_argument("--no-analysis", action="store_true",
+                   help="do not look for a winning line in the background while you think (on a terminal the "
+                        "solver does, so that a hint is usually ready when you ask)")
     p.add_argument("--db", metavar="FILE", help=DB_HELP)
     p.set_defaults(run=cmd_play)
 
