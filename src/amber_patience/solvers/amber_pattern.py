@@ -31,6 +31,8 @@ that came before. In short:
   length is the bound + 2 x the merges), the one of fewer merges kept; then each block is sorted with only
   its own cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
   moves, kind plans).
+* **The late attempt** (:func:`guided_dive`, only past ``LATE_AFTER`` states): a stalled attempt near the goal
+  is followed by a dive that docks, in turn, the exchanges of a plan made at the level of sets alone.
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
