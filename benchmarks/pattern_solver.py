@@ -213,7 +213,7 @@ def search(deals: list[int], nodes: int, race_portfolio: bool = False) -> int:
             timed.append(time.process_time() - t0)
 
     amber.RACE = False
-    amber.shorten = lambda _board, path, _deadline: path  # type: ignore[assignment]
+    amber.shorten = lambda _board, path, _deadline, _layout=None: path  # type: ignore[assignment]
     amber_pattern.plan_pattern = plan_timed  # type: ignore[assignment]
     cpus: list[float] = []
     won = 0

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from amber_patience.cards import Card
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberGame, AmberPosition, Swap
+from amber_patience.solvers import amber as amber_patience_amber
 from amber_patience.solvers import amber_pattern, replay, solve
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_pattern import (
@@ -39,8 +40,10 @@ from amber_patience.solvers.amber_pattern import (
     dock_exchange,
     end_game,
     exchange,
+    exchanges_of,
     exits_ok,
     foreign,
+    guided_dive,
     home_kinds,
     imbalance,
     imbalance_after,
@@ -1179,3 +1182,72 @@ def test_the_search_at_the_level_of_sets_makes_only_exchanges_the_sets_allow_and
     # the real search gathers the same deal with docks in between: more swaps than exchanges
     real = balance_search(PatternPlanner(board, game, seed=1), board.start, _Budget(None, 2000), 3.0, 2.0)
     assert real is not None and len(real[0]) > len(path)
+
+
+# -- the late attempt (tenth session): a dive guided by plans at the level of sets
+
+
+def test_exchanges_of_names_the_cards_each_swap_trades_as_the_swaps_are_made() -> None:
+    at = bytes([10, 11, 12, 13])
+    # the first swap puts 10 in cell 1, so the second trades 10 (not 11) with 12
+    assert exchanges_of(at, [(0, 1), (1, 2), (3, 0)]) == [(10, 11), (10, 12), (13, 11)]
+    assert exchanges_of(at, []) == []
+
+
+def test_the_guided_dive_gathers_deal_342_from_where_the_first_setting_stalls() -> None:
+    """Deal 342, one of the 33 deals 1-1000 not won within 45 s before the tenth session: the first setting stalls
+    at 6 cards out (400 expansions), where neither it nor its end game goes on; the dive gathers from there (1478
+    set-level expansions when this test was written), by legal swaps."""
+    position = GAME.deal(342)
+    board = _Board(position)
+    planner, near = _stalled(board, 1, 400)
+    stalled, before = near["at"], near["path"]
+    assert isinstance(stalled, bytes) and isinstance(before, list)
+    assert planner.out(stalled) == 6
+    assert end_game(planner, near, _Budget(None, 400), 3.0, 2.0, 1) is None
+    budget = _Budget(None, 20_000)
+    found = guided_dive(planner, near, budget, 1)
+    assert found is not None
+    path, end = found
+    assert path[:len(before)] == before, "the dive goes on from the stalled search's path"
+    assert _reached(position, path) == end  # SolutionError if a swap is illegal
+    assert planner.out(end) == 0
+    assert 0 < budget.used <= 20_000
+
+
+def test_the_guided_dive_gives_up_within_its_budget_and_without_a_nearest_position() -> None:
+    position = GAME.deal(342)
+    board = _Board(position)
+    planner, near = _stalled(board, 1, 400)
+    budget = _Budget(None, 50)  # too few expansions for any plan at the level of sets from 6 out
+    assert guided_dive(planner, near, budget, 1) is None
+    assert 0 < budget.used <= 50
+    assert guided_dive(planner, {}, _Budget(None, 1000), 1) is None
+
+
+def test_the_late_attempt_runs_only_once_the_portfolio_has_spent_its_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = _Board(GAME.deal(342))  # a setting of 400 expansions stalls at 6 out, its end game too
+    calls: list[int] = []
+
+    def dive(planner: PatternPlanner, near: dict[str, object], budget: _Budget, seed: int) -> None:
+        calls.append(budget.used)
+
+    monkeypatch.setattr(amber_pattern, "guided_dive", dive)
+    monkeypatch.setattr(amber_pattern, "BALANCE_PORTFOLIO", ((3.0, 2.0, 1, 400),))
+    assert amber_pattern.plan_pattern(board, GAME, _Budget(None, 1000)) is None
+    assert calls == [], "below LATE_AFTER states the portfolio runs as before"
+    monkeypatch.setattr(amber_pattern, "LATE_AFTER", 500)
+    assert amber_pattern.plan_pattern(board, GAME, _Budget(None, 1000)) is None
+    assert calls and all(used >= 500 for used in calls), "past LATE_AFTER every stalled attempt is followed by it"
+
+
+def test_a_deal_the_dive_wins_replays_to_a_win_through_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 342 through ``solvers.solve`` (which replays every solution through the rules engine), with the late
+    attempt brought forward: one setting of 400 expansions, the dive after it."""
+    monkeypatch.setattr(amber_pattern, "LATE_AFTER", 0)
+    monkeypatch.setattr(amber_pattern, "BALANCE_PORTFOLIO", ((3.0, 2.0, 1, 400),))
+    monkeypatch.setattr(amber_patience_amber, "RACE", False)
+    position = GAME.deal(342)
+    solution = solve(position, time_limit=None, node_limit=20_000)
+    assert solution.status == "won"
+    assert replay(position, list(solution.moves)).is_won()

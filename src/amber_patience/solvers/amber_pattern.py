@@ -31,6 +31,8 @@ that came before. In short:
   length is the bound + 2 x the merges), the one of fewer merges kept; then each block is sorted with only
   its own cells moving (``solvers/amber.py``'s region search). The attempts share their caches (docks,
   moves, kind plans).
+* **The late attempt** (:func:`guided_dive`, only past ``LATE_AFTER`` states): a stalled attempt near the goal
+  is followed by a dive that docks, in turn, the exchanges of a plan made at the level of sets alone.
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
@@ -1193,6 +1195,92 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
     return None if found is None else (path + found[0], found[1])
 
 
+#: The late attempt (tenth session, :func:`guided_dive`): once the portfolio has spent ``LATE_AFTER`` states (far
+#: above what the deals it wins need: deals 1-60 at most about 10,000), each balance search that stalls with at most
+#: ``DIVE_OUT`` cards out, its end game too, is followed by a dive guided by plans at the level of sets from its
+#: nearest position: each plan of at most ``DIVE_PLAN_NODES`` expansions (``balance_search(..., sets_only=True)``,
+#: counted as states; the settings of ``DIVE_SETTINGS`` in turn, new seeds), its exchanges docked in turn (docks of
+#: ``DIVE_CAP`` states) until one fails; after ``DIVE_PLANS`` plans that dock no exchange, again from ``DIVE_BACK``
+#: exchanges further back on the path, at most ``DIVE_STARTS`` starts.
+LATE_AFTER = 15_000
+DIVE_OUT = 10
+DIVE_CAP = 3000
+DIVE_PLANS = 2
+DIVE_BACK = 2
+DIVE_STARTS = 3
+DIVE_PLAN_NODES = 2000
+DIVE_SETTINGS: tuple[tuple[float, float], ...] = ((12.0, 1.0), (3.0, 2.0), (6.0, 2.0), (2.0, 3.0))
+
+
+def exchanges_of(at: bytes, swaps: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cards that each of ``swaps`` (cell pairs, made in turn from ``at``) trades: (card of the first cell,
+    card of the second) a swap."""
+    cur = bytearray(at)
+    cards: list[tuple[int, int]] = []
+    for p, q in swaps:
+        cards.append((cur[p], cur[q]))
+        cur[p], cur[q] = cur[q], cur[p]
+    return cards
+
+
+def set_plan(planner: PatternPlanner, at: bytes, budget: _Budget, imbalance_weight: float, weight: float,
+             seed: int) -> list[tuple[int, int]] | None:
+    """A gathering of ``at`` at the level of sets (:func:`balance_search` with ``sets_only``, at most
+    ``DIVE_PLAN_NODES`` expansions, counted in ``budget``): the cards (f, g) of each exchange in turn, or
+    ``None``. Its positions are not reachable in play (no docks), only its exchanges mean something."""
+    sub = _Budget(budget.deadline, budget.left(DIVE_PLAN_NODES))
+    if sub.cap is not None and sub.cap <= 0:
+        return None
+    guide = PatternPlanner(planner.board, planner.game, seed=seed, share=planner)
+    found = balance_search(guide, at, sub, imbalance_weight, weight, sets_only=True)
+    budget.used += sub.used
+    return None if found is None else exchanges_of(at, found[0])
+
+
+def guided_dive(planner: PatternPlanner, near: dict[str, object], budget: _Budget, seed: int
+                ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """The late attempt: from a stalled search's nearest position (``near``: ``at`` and the ``path`` there from
+    ``board.start``; at most ``DIVE_OUT`` cards out there, else ``None`` at once), a
+    plan at the level of sets (:func:`set_plan`) is followed in play, its exchanges docked in turn
+    (:func:`dock_exchange`, ``DIVE_CAP`` states a side) until one fails or every card is home; then a new plan
+    from where it got to (the next setting of ``DIVE_SETTINGS``, a new seed). After ``DIVE_PLANS`` plans whose
+    first exchange does not dock, the dive starts again ``DIVE_BACK`` exchanges further back on the path to the
+    nearest position, at most ``DIVE_STARTS`` starts (a stall is often a geometric dead end: no exchange the sets
+    allow docks there). The whole path and the gathered position, or ``None`` (also when the budget runs out)."""
+    at, path = near.get("at"), near.get("path")
+    if not isinstance(at, bytes) or not isinstance(path, list) or not 0 < planner.out(at) <= DIVE_OUT:
+        return None
+    board = planner.board
+    # where the path to the nearest position stands after each of its exchanges, the last first
+    ends = [i + 1 for i, (p, q) in enumerate(path) if board.block[p] != board.block[q]][::-1]
+    starts = [len(path), *ends[DIVE_BACK::DIVE_BACK]][:DIVE_STARTS]
+    tries = 0
+    for first in starts:
+        trail = list(path[:first])
+        cur = at if first == len(path) else _apply(board.start, trail)
+        failed = 0
+        while planner.out(cur):
+            if failed >= DIVE_PLANS:
+                break
+            if budget.left(1) <= 0:
+                return None
+            imb, weight = DIVE_SETTINGS[tries % len(DIVE_SETTINGS)]
+            plan = set_plan(planner, cur, budget, imb, weight, seed + tries)
+            tries += 1
+            moved = False
+            for f, g in plan or ():
+                done = dock_exchange(planner, cur, f, g, DIVE_CAP)
+                if done is None:
+                    break
+                trail += done[0]
+                cur = done[1]
+                moved = True
+            failed += not moved
+        else:
+            return trail, cur
+    return None
+
+
 #: One exchange of a gathering (:func:`gathering_steps`): the cards f and g it swaps, and the swaps (cell pairs)
 #: that docked each side before it, inside f's block and inside g's block.
 Step = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
@@ -1349,6 +1437,8 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         budget.used += sub.used
         if gathered is None:
             gathered = end_game(planner, near, budget, imb, weight, seed)
+        if gathered is None and budget.used >= LATE_AFTER:
+            gathered = guided_dive(planner, near, budget, seed)
         if gathered is None:
             continue
         path, at = gathered
