@@ -88,7 +88,7 @@ def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget, attempts: list[
         if path is None:
             continue
         deadline = None if budget.deadline is None else max(budget.deadline, time.perf_counter() + 0.5)
-        path = shorten(board, path, deadline)
+        path = shorten(board, path, deadline, game.name)
         if best is None or len(path) < len(best):
             best = path
     return best
