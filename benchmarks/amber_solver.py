@@ -26,6 +26,7 @@ from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import cpu_seconds, solve
+from machine import machine_line
 
 
 def parse_range(text: str) -> list[int]:
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
           f"{', '.join(x for x in limits if x) or 'no limit'} per deal")
     print("targets: won 100%, median <= 1 s, p95 <= 5 s, median length/bound <= 2.0")
+    print(machine_line())
     header = f"{'layout':<9} {'deals':>5} {'won':>6} {'median s':>9} {'p95 s':>7} {'max s':>7} " \
              f"{'med cpu':>7} {'p95 cpu':>7} {'med nodes':>9} {'len/bound':>9} {'med len':>7} {'med bound':>9}  not won"
     print(header)

@@ -39,6 +39,7 @@ from amber_patience.store import Store
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from amber_solver import parse_range, percentile  # the same p95 (nearest rank) as the solver benchmark
+from machine import machine_line
 
 
 def mean(values: list[int]) -> float:
@@ -111,6 +112,7 @@ def main() -> None:
     deals = args.deals
     print(f"amber hint: deals {deals[0]}-{deals[-1]}, time limit {args.time_limit:g} s per hint"
           f"{', no race' if args.no_race else ''}", flush=True)
+    print(machine_line(), flush=True)
     with tempfile.TemporaryDirectory() as folder:
         for name in args.layouts:
             run(name, deals, args.time_limit, Path(folder))
