@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -49,10 +49,11 @@ class Bands:
             raise ValueError(f"{self.game}: the bands need 0 <= lower < upper (got {self.lower}, {self.upper})")
 
 
-def read_bands(path: Path = BANDS_FILE) -> dict[str, Bands]:
-    """The bands of every calibrated layout, read from ``path`` (none if there is no such file)."""
+def read_bands(path: Path | None = None) -> dict[str, Bands]:
+    """The bands of every calibrated layout, read from ``path`` (default :data:`BANDS_FILE`; none if there is no
+    such file)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads((BANDS_FILE if path is None else path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
     return {name: Bands(name, int(entry["lower"]), int(entry["upper"]))
@@ -130,6 +131,7 @@ Solver = Callable[..., Solution]
 
 def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: float | None = None,
               tries: int | None = None, time_limit: float | None = 10.0, solve: Solver = solve_position,
+              setup: Mapping[str, str] | None = None,
               clock: Callable[[], float] = time.monotonic, last: int | None = None,
               on_try: Callable[[int, Solution | None], None] | None = None,
               on_error: Callable[[int, Exception], None] | None = None) -> FoundDeal:
@@ -137,7 +139,8 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
     ``winnable`` any won deal, ``easy`` a figure at most the lower tercile, ``hard`` at least the upper one.
 
     ``deadline`` (a ``clock`` time) and ``tries`` (deals) bound the search: at least one deal is tried, each
-    for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is.
+    for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is;
+    ``setup``: the start cards each deal is dealt with (as ``game.deal(number, setup)``).
     An easy candidate is solved with the lower tercile as its node limit (a deal that needs more states is not
     easy, so its search stops there). ``on_try(number, solution)`` hears of every deal tried that was not
     taken; a solver error on a deal goes to ``on_error(number, error)`` (which may raise it again; the deal
@@ -155,7 +158,7 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
             if left <= 0 and tried:
                 break
             limit = max(left if limit is None else min(left, limit), 0.05)
-        position = game.deal(number)
+        position = game.deal(number, dict(setup) if setup else None)
         solution: Solution | None
         try:
             solution = solve(position, time_limit=limit, node_limit=node_limit)
