@@ -27,7 +27,7 @@ from typing import Any
 from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES
 from amber_patience.solvers import cpu_seconds, solve
-from amber_patience.solvers.levels import BANDS_FILE, Bands
+from amber_patience.solvers.levels import BANDS_FILE, EASY_CAP_FACTOR, Bands
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from amber_solver import parse_range, percentile
@@ -54,9 +54,11 @@ def terciles(figures: list[int]) -> tuple[int, int]:
     return lower, max(upper, lower + 1)
 
 
-def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bool) -> dict[str, Any]:
+def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bool, check_easy: bool
+              ) -> dict[str, Any]:
     game = get_game(name)
     figures: list[int] = []
+    won: list[int] = []
     not_won: dict[int, str] = {}
     cpu: list[float] = []
     for number in deals:
@@ -66,6 +68,7 @@ def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bo
         cpu.append(cpu_seconds() - c0)
         if solution.status == "won":
             figures.append(int(solution.stats["difficulty"]))
+            won.append(number)
         else:
             not_won[number] = "lost at the deal" if solution.status == "lost" else "not won in time"
         if verbose:
@@ -74,11 +77,33 @@ def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bo
     if not figures:
         raise SystemExit(f"{name}: no deal won, no bands")
     lower, upper = terciles(figures)
-    return {"lower": lower, "upper": upper, "median": statistics.median(figures), "min": min(figures),
+    check = easy_check(game, dict(zip(won, figures, strict=True)), lower, time_limit, verbose) if check_easy else {}
+    return {**check,"lower": lower, "upper": upper, "median": statistics.median(figures), "min": min(figures),
             "max": max(figures), "won": len(figures), "deals": f"{deals[0]}-{deals[-1]}" if deals == list(
                 range(deals[0], deals[-1] + 1)) else ",".join(map(str, deals)),
             "not_won": {str(k): v for k, v in not_won.items()}, "cpu_seconds": round(sum(cpu), 1),
             "easy": sum(f <= lower for f in figures), "hard": sum(f >= upper for f in figures)}
+
+
+def easy_check(game: Any, figures: dict[int, int], lower: int, time_limit: float | None, verbose: bool
+               ) -> dict[str, Any]:
+    """Solve the won deals again as ``find_deal`` solves an easy candidate (node limit ``EASY_CAP_FACTOR`` x the
+    lower tercile) and count the easy deals it takes (figure at most the tercile) against those the whole
+    solve called easy: ``missed`` were easy but not taken, ``wrong`` taken but not easy by the whole solve."""
+    taken: list[int] = []
+    cpu = 0.0
+    for number, figure in figures.items():
+        c0 = cpu_seconds()
+        capped = solve(game.deal(number), time_limit=time_limit, node_limit=EASY_CAP_FACTOR * lower)
+        cpu += cpu_seconds() - c0
+        if capped.status == "won" and int(capped.stats["difficulty"]) <= lower:
+            taken.append(number)
+        if verbose and (capped.status == "won" and int(capped.stats["difficulty"]) <= lower) != (figure <= lower):
+            print(f"  {game.name} deal {number}: difficulty {figure}, with the node limit {capped.status} "
+                  f"{capped.stats.get('difficulty')}", flush=True)
+    easy = {n for n, f in figures.items() if f <= lower}
+    return {"easy_taken": len(taken), "easy_missed": len(easy - set(taken)), "easy_wrong": len(set(taken) - easy),
+            "easy_cpu": round(cpu, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal (default 60; 0: none)")
     parser.add_argument("--write", action="store_true", help=f"write the thresholds to {BANDS_FILE.name}")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    parser.add_argument("--check-easy", action="store_true",
+                        help="solve the won deals again as find_deal solves an easy candidate (with a node limit) "
+                             "and count the easy deals it takes, misses or takes wrongly")
     args = parser.parse_args(argv)
     time_limit = args.time_limit or None
     source = commit()
@@ -97,12 +125,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{'easy':>4} {'hard':>4} {'CPU s':>7}  not won", flush=True)
     results: dict[str, dict[str, Any]] = {}
     for name in args.layouts:
-        r = calibrate(name, args.deals, time_limit, args.verbose)
+        r = calibrate(name, args.deals, time_limit, args.verbose, args.check_easy)
         Bands(name, r["lower"], r["upper"])  # checks lower < upper
         results[name] = r
         not_won = " ".join(f"{k} ({v})" for k, v in r["not_won"].items()) or "-"
         print(f"{name:<9} {r['won']:>4} {r['min']:>7} {r['lower']:>7} {r['median']:>8g} {r['upper']:>7} "
               f"{r['max']:>8} {r['easy']:>4} {r['hard']:>4} {r['cpu_seconds']:>7.1f}  {not_won}", flush=True)
+        if args.check_easy:
+            print(f"{'':<9} easy with the node limit {EASY_CAP_FACTOR} x {r['lower']}: {r['easy_taken']} taken, "
+                  f"{r['easy_missed']} easy missed, {r['easy_wrong']} not easy taken ({r['easy_cpu']:.1f} s CPU)",
+                  flush=True)
     if args.write:
         data: dict[str, Any] = {"layouts": {}}
         if BANDS_FILE.exists():

@@ -99,13 +99,13 @@ def test_find_deal_takes_the_first_won_deal_of_the_level(level: str, taken: int)
     assert found.band == level_of(found.figure, STUB_BANDS["path-36"])
     assert [call[0] for call in stub.calls] == list(range(1, taken + 1))
     assert heard == list(range(1, taken))
-    # an easy candidate is solved with the lower tercile as its node limit; the others without one
-    assert {call[2] for call in stub.calls} == ({100} if level == "easy" else {None})
+    # an easy candidate is solved with a node limit of twice the lower tercile; the others without one
+    assert {call[2] for call in stub.calls} == ({2 * 100} if level == "easy" else {None})
 
 
 @pytest.mark.usefixtures("stub_bands")
 def test_find_deal_never_takes_a_deal_it_did_not_win() -> None:
-    stub = StubSolver({n: ("unknown", 1) for n in range(1, 10)} | {10: ("lost", 0), 11: ("won", 10)})
+    stub = StubSolver({n: ("unknown", 1) for n in range(1, 9)} | {9: ("won", 101), 10: ("lost", 0), 11: ("won", 10)})
     found = find_deal(get_game("path-36"), 1, level="easy", solve=stub)
     assert found.number == 11
     with pytest.raises(DealNotFound) as info:

@@ -32,6 +32,13 @@ LEVELS: tuple[str, ...] = get_args(Level)
 Band = Literal["easy", "medium", "hard"]
 
 
+#: An easy candidate is solved with this many times the lower tercile as its node limit. Not the tercile itself:
+#: where two plans race (``docs/solver.md``, "The race on two cores"), a losing plan that uses up its node limit
+#: before the winner finishes adds its states to the figure (without a limit it would still be running), so a
+#: limit of the tercile itself would turn some easy deals into "not easy".
+EASY_CAP_FACTOR = 2
+
+
 class NoBandsError(GameError):
     """Easy or hard deals were asked for a game that has no difficulty bands."""
 
@@ -141,14 +148,14 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
     ``deadline`` (a ``clock`` time) and ``tries`` (deals) bound the search: at least one deal is tried, each
     for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is;
     ``setup``: the start cards each deal is dealt with (as ``game.deal(number, setup)``).
-    An easy candidate is solved with the lower tercile as its node limit (a deal that needs more states is not
-    easy, so its search stops there). ``on_try(number, solution)`` hears of every deal tried that was not
-    taken; a solver error on a deal goes to ``on_error(number, error)`` (which may raise it again; the deal
-    counts as not won), or is raised when there is no ``on_error``. A game without a solver raises
+    An easy candidate is solved with :data:`EASY_CAP_FACTOR` times the lower tercile as its node limit (a deal
+    that needs more states is not easy, so its search stops early). ``on_try(number, solution)`` hears of every
+    deal tried that was not taken; a solver error on a deal goes to ``on_error(number, error)`` (which may raise
+    it again; the deal counts as not won), or is raised when there is no ``on_error``. A game without a solver raises
     ``ModuleNotFoundError`` (from ``solve``). Raises :class:`NoBandsError` (easy or hard on a game without
     bands), :class:`ValueError` (an unknown level) and :class:`DealNotFound` (nothing found in time)."""
     bands = check_level(game, level)
-    node_limit = bands.lower if level == "easy" and bands is not None else None
+    node_limit = EASY_CAP_FACTOR * bands.lower if level == "easy" and bands is not None else None
     tried = 0
     number = start
     while (tries is None or tried < tries) and (last is None or number <= last):
