@@ -201,8 +201,14 @@ def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
     solution = None
     level = "winnable" if args.winnable and args.level is None else args.level
     if level is not None:
+        bands = levels.bands_for(game)
+        easy_cap = levels.EASY_CAP_FACTOR * bands.lower if bands is not None and level == "easy" else None
+
         def tried(n: int, solution: Any) -> None:
-            if solution is None or solution.status != "won":
+            if solution is not None and solution.status == "unknown" and easy_cap is not None \
+                    and solution.stats.get("nodes", 0) >= easy_cap:
+                said = f"not won within {easy_cap} states: not easy"
+            elif solution is None or solution.status != "won":
                 said = "proved lost" if solution is not None and solution.status == "lost" else "no win found in time"
             else:
                 figure = solution.stats.get("difficulty")
