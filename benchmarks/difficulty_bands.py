@@ -10,6 +10,8 @@ won (lost at the deal, or not won in the time: neither is in the bands). A deal 
 most the lower tercile, *hard* when it is at least the upper one (``amber_patience.solvers.levels``).
 ``--write`` writes the thresholds (with the deals, the date and the commit they came from) to
 ``src/amber_patience/solvers/difficulty_bands.json``; layouts not calibrated in this run keep their entries.
+``--check-easy`` then asks ``find_deal`` for an easy deal at each won deal (one try, with its node limit, by the
+bands already in the file) and counts the deals it takes, the easy ones it misses and the others it takes.
 Seconds are CPU seconds of this process and of the raced plans' processes.
 """
 
@@ -27,7 +29,7 @@ from typing import Any
 from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES
 from amber_patience.solvers import cpu_seconds, solve
-from amber_patience.solvers.levels import BANDS_FILE, EASY_CAP_FACTOR, Bands
+from amber_patience.solvers.levels import BANDS_FILE, EASY_CAP_FACTOR, Bands, DealNotFound, bands_for, find_deal
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from amber_solver import parse_range, percentile
@@ -77,7 +79,7 @@ def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bo
     if not figures:
         raise SystemExit(f"{name}: no deal won, no bands")
     lower, upper = terciles(figures)
-    check = easy_check(game, dict(zip(won, figures, strict=True)), lower, time_limit, verbose) if check_easy else {}
+    check = easy_check(game, dict(zip(won, figures, strict=True)), time_limit, verbose) if check_easy else {}
     return {**check,"lower": lower, "upper": upper, "median": statistics.median(figures), "min": min(figures),
             "max": max(figures), "won": len(figures), "deals": f"{deals[0]}-{deals[-1]}" if deals == list(
                 range(deals[0], deals[-1] + 1)) else ",".join(map(str, deals)),
@@ -85,23 +87,29 @@ def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bo
             "easy": sum(f <= lower for f in figures), "hard": sum(f >= upper for f in figures)}
 
 
-def easy_check(game: Any, figures: dict[int, int], lower: int, time_limit: float | None, verbose: bool
-               ) -> dict[str, Any]:
-    """Solve the won deals again as ``find_deal`` solves an easy candidate (node limit ``EASY_CAP_FACTOR`` x the
-    lower tercile) and count the easy deals it takes (figure at most the tercile) against those the whole
-    solve called easy: ``missed`` were easy but not taken, ``wrong`` taken but not easy by the whole solve."""
+def easy_check(game: Any, figures: dict[int, int], time_limit: float | None, verbose: bool) -> dict[str, Any]:
+    """Ask ``find_deal`` for an easy deal at each won deal (one try each: it solves the candidate with its node
+    limit, ``EASY_CAP_FACTOR`` x the lower tercile of the bands in the data file, as written before this run)
+    and count the deals it takes against those this run's whole solve calls easy by the same bands: ``missed``
+    were easy but not taken, ``wrong`` taken but not easy by the whole solve (in a race of two plans the winner,
+    and so the figure, can differ from run to run)."""
+    bands = bands_for(game)
+    if bands is None:
+        raise SystemExit(f"--check-easy: {game.name} has no bands in {BANDS_FILE} yet (run --write first)")
     taken: list[int] = []
     cpu = 0.0
     for number, figure in figures.items():
         c0 = cpu_seconds()
-        capped = solve(game.deal(number), time_limit=time_limit, node_limit=EASY_CAP_FACTOR * lower)
-        cpu += cpu_seconds() - c0
-        if capped.status == "won" and int(capped.stats["difficulty"]) <= lower:
+        try:
+            found = find_deal(game, number, level="easy", tries=1, time_limit=time_limit)
             taken.append(number)
-        if verbose and (capped.status == "won" and int(capped.stats["difficulty"]) <= lower) != (figure <= lower):
-            print(f"  {game.name} deal {number}: difficulty {figure}, with the node limit {capped.status} "
-                  f"{capped.stats.get('difficulty')}", flush=True)
-    easy = {n for n, f in figures.items() if f <= lower}
+            said = f"taken, difficulty {found.figure}"
+        except DealNotFound:
+            said = "not taken"
+        cpu += cpu_seconds() - c0
+        if verbose and (number in taken) != (figure <= bands.lower):
+            print(f"  {game.name} deal {number}: difficulty {figure}, as an easy candidate {said}", flush=True)
+    easy = {n for n, f in figures.items() if f <= bands.lower}
     return {"easy_taken": len(taken), "easy_missed": len(easy - set(taken)), "easy_wrong": len(set(taken) - easy),
             "easy_cpu": round(cpu, 1)}
 
@@ -114,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"write the thresholds to {BANDS_FILE.name}")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     parser.add_argument("--check-easy", action="store_true",
-                        help="solve the won deals again as find_deal solves an easy candidate (with a node limit) "
-                             "and count the easy deals it takes, misses or takes wrongly")
+                        help="ask find_deal for an easy deal at each won deal (the bands of the data file) and count "
+                             "the easy deals it takes, misses or takes wrongly")
     args = parser.parse_args(argv)
     time_limit = args.time_limit or None
     source = commit()
@@ -132,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<9} {r['won']:>4} {r['min']:>7} {r['lower']:>7} {r['median']:>8g} {r['upper']:>7} "
               f"{r['max']:>8} {r['easy']:>4} {r['hard']:>4} {r['cpu_seconds']:>7.1f}  {not_won}", flush=True)
         if args.check_easy:
-            print(f"{'':<9} easy with the node limit {EASY_CAP_FACTOR} x {r['lower']}: {r['easy_taken']} taken, "
+            print(f"{'':<9} find_deal easy (node limit {EASY_CAP_FACTOR} x the file's lower): {r['easy_taken']} taken, "
                   f"{r['easy_missed']} easy missed, {r['easy_wrong']} not easy taken ({r['easy_cpu']:.1f} s CPU)",
                   flush=True)
     if args.write:

@@ -114,6 +114,22 @@ def test_find_deal_never_takes_a_deal_it_did_not_win() -> None:
 
 
 @pytest.mark.usefixtures("stub_bands")
+def test_an_easy_candidate_won_past_the_node_limit_is_solved_again_without_it() -> None:
+    calls: list[tuple[int, int | None]] = []
+
+    def raced(position: Any, *, time_limit: float | None, node_limit: int | None = None) -> Solution:
+        # as a race where the losing plan used up the node limit (200) before the winner won in 50 or 150 states
+        number = position.deal_number
+        calls.append((number, node_limit))
+        winner = {1: 150, 2: 50}[number]
+        return Solution("won", [], {"difficulty": winner + (200 if node_limit is not None else 0)})
+
+    found = find_deal(get_game("path-36"), 1, level="easy", solve=raced)
+    assert (found.number, found.figure, found.band) == (2, 50, "easy")
+    assert calls == [(1, 200), (1, None), (2, 200), (2, None)]
+
+
+@pytest.mark.usefixtures("stub_bands")
 def test_find_deal_stops_at_the_tries_and_the_last_deal() -> None:
     stub = StubSolver({n: ("won", 150) for n in range(1, 100)})  # all medium
     with pytest.raises(DealNotFound, match="no hard deal of path-36 found"):

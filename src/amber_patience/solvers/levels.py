@@ -132,6 +132,18 @@ class DealNotFound(Exception):
         self.tried = tried
 
 
+def _figure(solution: Solution) -> int:
+    return int(solution.stats.get("difficulty", solution.stats.get("nodes", 0)))
+
+
+def _seconds(time_limit: float | None, deadline: float | None, clock: Callable[[], float]) -> float | None:
+    """A solve's time limit: ``time_limit``, never past ``deadline`` (and at least 0.05 s)."""
+    if deadline is None:
+        return time_limit
+    left = deadline - clock()
+    return max(left if time_limit is None else min(left, time_limit), 0.05)
+
+
 #: A solver as :func:`find_deal` calls it: ``solve(position, time_limit=..., node_limit=...)``.
 Solver = Callable[..., Solution]
 
@@ -149,26 +161,28 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
     for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is;
     ``setup``: the start cards each deal is dealt with (as ``game.deal(number, setup)``).
     An easy candidate is solved with :data:`EASY_CAP_FACTOR` times the lower tercile as its node limit (a deal
-    that needs more states is not easy, so its search stops early). ``on_try(number, solution)`` hears of every
-    deal tried that was not taken; a solver error on a deal goes to ``on_error(number, error)`` (which may raise
-    it again; the deal counts as not won), or is raised when there is no ``on_error``. A game without a solver raises
-    ``ModuleNotFoundError`` (from ``solve``). Raises :class:`NoBandsError` (easy or hard on a game without
-    bands), :class:`ValueError` (an unknown level) and :class:`DealNotFound` (nothing found in time)."""
+    that needs more states is not easy, so its search stops early; a candidate won with more states than that,
+    which only a race of two plans gives, is solved again without the limit). ``on_try(number, solution)``
+    hears of every deal tried that was not taken; a solver error on a deal goes to ``on_error(number, error)``
+    (which may raise it again; the deal counts as not won), or is raised when there is no ``on_error``. A game
+    without a solver raises ``ModuleNotFoundError`` (from ``solve``). Raises :class:`NoBandsError` (easy or
+    hard on a game without bands), :class:`ValueError` (an unknown level) and :class:`DealNotFound` (nothing
+    found in time)."""
     bands = check_level(game, level)
     node_limit = EASY_CAP_FACTOR * bands.lower if level == "easy" and bands is not None else None
     tried = 0
     number = start
     while (tries is None or tried < tries) and (last is None or number <= last):
-        limit = time_limit
-        if deadline is not None:
-            left = deadline - clock()
-            if left <= 0 and tried:
-                break
-            limit = max(left if limit is None else min(left, limit), 0.05)
+        if deadline is not None and deadline - clock() <= 0 and tried:
+            break
         position = game.deal(number, dict(setup) if setup else None)
         solution: Solution | None
         try:
-            solution = solve(position, time_limit=limit, node_limit=node_limit)
+            solution = solve(position, time_limit=_seconds(time_limit, deadline, clock), node_limit=node_limit)
+            if node_limit is not None and solution.status == "won" and _figure(solution) > node_limit:
+                # more than one raced plan finished: a losing plan stopped by the node limit added its states
+                # (without the limit it would still be running when the winner won): solve without the limit
+                solution = solve(position, time_limit=_seconds(time_limit, deadline, clock), node_limit=None)
         except ModuleNotFoundError:
             raise
         except Exception as exc:
@@ -178,7 +192,7 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
             solution = None
         tried += 1
         if solution is not None and solution.status == "won":
-            figure = int(solution.stats.get("difficulty", solution.stats.get("nodes", 0)))
+            figure = _figure(solution)
             band = None if bands is None else level_of(figure, bands)
             if level == "winnable" or band == level:
                 return FoundDeal(number, position, solution, figure, band, tried)
