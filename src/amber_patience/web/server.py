@@ -59,8 +59,9 @@ CACHE_SIZE = 64
 #: Seconds the background analyst may search for a winning line from each position a game reaches
 #: (``serve``; 0 turns it off), so that a hint is usually ready before the player asks.
 ANALYSIS_SECONDS = 10.0
-#: Solver seconds a deal at most when looking for a deal of a level (a hard deal may need more than the others).
-DEAL_SECONDS = {"winnable": 5.0, "easy": 5.0, "hard": 10.0}
+#: Solver seconds a deal at most when looking for a deal of a level; a hard candidate may use the rest of the search's
+#: time (a hard deal is one that takes long: Pattern's take 5-20 s on a loaded machine).
+DEAL_SECONDS: dict[str, float | None] = {"winnable": 5.0, "easy": 5.0, "hard": None}
 #: Difficulty figures of solved deals kept in memory (``GameState.difficulty``; not in the store).
 FIGURES_SIZE = 10_000
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
