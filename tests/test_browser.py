@@ -496,6 +496,27 @@ def test_new_deal_dialog_with_options_and_number(page: Any, server: Server) -> N
     assert page.locator("#dlg-new").is_visible()
 
 
+def test_new_deal_dialog_offers_an_easy_deal(page: Any, server: Server) -> None:
+    open_game(page, server, "path-36", 1)
+    assert page.locator("#level-label").is_hidden()  # a deal dealt as it comes: no level known
+    page.click("#btn-new")
+    page.select_option("#new-game", "pyramid-52")  # no bands: only any and winnable are offered
+    offered = page.eval_on_selector_all("#new-level option", "os => os.filter(o => !o.disabled).map(o => o.value)")
+    assert offered == ["any", "winnable"]
+    page.select_option("#new-game", "path-36")
+    offered = page.eval_on_selector_all("#new-level option", "os => os.filter(o => !o.disabled).map(o => o.value)")
+    assert offered == ["any", "winnable", "easy", "hard"]
+    page.select_option("#new-level", "easy")
+    page.fill("#new-number", "1")
+    page.click("#new-ok")
+    page.wait_for_function("window.amberApp.state.difficulty && window.amberApp.state.difficulty.level === 'easy'")
+    state = state_of(page)
+    assert state["game"] == "path-36" and state["deal"] >= 1
+    assert page.locator("#level-label").is_visible() and page.locator("#level-label").text_content() == "easy"
+    assert str(state["difficulty"]["figure"]) in (page.locator("#level-label").get_attribute("title") or "")
+    assert not page.locator("#dlg-new").is_visible()
+
+
 def test_start_cards_typed_as_text(page: Any, server: Server) -> None:
     open_game(page, server, "kolvir", 12)
     page.click("#btn-setup")

@@ -81,6 +81,48 @@ def test_deal_winnable_and_difficulty(capsys: pytest.CaptureFixture[str], monkey
     assert data == {**get_game("path-36").deal(number).to_json(), "difficulty": data["difficulty"]}
 
 
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_deal_of_a_level(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, level: str) -> None:
+    from amber_patience.solvers import solve
+    from amber_patience.solvers.levels import bands_for, level_of
+
+    bands = bands_for("path-36")
+    assert bands is not None
+    status, out, err = run(capsys, monkeypatch, ["deal", "path-36", "-n", "1", "--json", "--level", level,
+                                                 "--difficulty"])
+    assert status == 0, err
+    data = json.loads(out)
+    number = data["deal"]
+    figure = data["difficulty"]["difficulty"]
+    assert f"deal {number} is {level} (the solver won it in " in err and f"difficulty {figure}, {level})" in err
+    assert data["difficulty"]["level"] == level == level_of(figure, bands)
+    for earlier in range(1, number):  # every deal before it was tried and said why it was not taken
+        assert f"deal {earlier}: " in err
+    if level == "easy":  # deal 1 is not easy: its search stops at twice the lower tercile
+        assert f"deal 1: not won within {2 * bands.lower} states: not easy" in err
+    again = solve(get_game("path-36").deal(number), time_limit=10)
+    assert again.status == "won" and level_of(int(again.stats["difficulty"]), bands) == level
+
+
+def test_deal_of_a_level_not_found_in_the_tries(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    status, _, err = run(capsys, monkeypatch, ["deal", "path-36", "-n", "1", "--level", "hard", "--tries", "1",
+                                               "--time-limit", "0.001"])
+    assert status == 1
+    assert "no hard deal found in 1 deals from 1" in err
+    no_traceback(err)
+
+
+@pytest.mark.parametrize("argv", [["deal", "pyramid-52", "-n", "1", "--level", "easy"],
+                                  ["deal", "zodiac", "-n", "1", "--level", "hard", "--winnable"]])
+def test_deal_of_a_level_for_a_game_without_bands_exits_2(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    status, out, err = run(capsys, monkeypatch, argv)
+    assert status == 2 and out == ""
+    assert f"{argv[1]} has no difficulty bands" in err and "path-36" in err and err.startswith("amber: ")
+    no_traceback(err)
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["deal", "no-such-game"], "unknown game 'no-such-game'"),
     (["deal", "path", "--option", "passes=3"], "path has no options"),
@@ -91,6 +133,7 @@ def test_deal_winnable_and_difficulty(capsys: pytest.CaptureFixture[str], monkey
     (["deal", "path-36", "-n", "1", "--start", "Zz"], "'Zz' is not a card"),
     (["deal", "path-36", "-n", "1", "--second-start", "5"], "only the Forest of Arden"),
     (["frobnicate"], "invalid choice"),
+    (["deal", "path-36", "--level", "medium"], "invalid choice: 'medium'"),
     (["solve", "path", "--time-limit", "0"], "more than 0 seconds"),
 ])
 def test_bad_names_and_options_exit_2(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

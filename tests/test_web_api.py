@@ -121,6 +121,61 @@ def test_new_winnable_game_is_won_by_the_solver(client: TestClient) -> None:
     assert solve(get_game("path-36").deal(state["deal"]), time_limit=10).status == "won"
 
 
+def test_a_winnable_deal_says_its_difficulty_and_a_plain_deal_does_not(client: TestClient) -> None:
+    from amber_patience.solvers import solve
+    from amber_patience.solvers.levels import bands_for, level_of
+
+    state = new_game(client, "path-36", 40, winnable=True)
+    figure = state["difficulty"]["figure"]
+    bands = bands_for("path-36")
+    assert bands is not None and state["difficulty"]["level"] == level_of(figure, bands)
+    assert solve(get_game("path-36").deal(state["deal"]), time_limit=10).stats["difficulty"] == figure
+    assert new_game(client, "path-36", 40, level="winnable")["difficulty"] == state["difficulty"]
+    assert new_game(client, "path-36", state["deal"])["difficulty"] == state["difficulty"]  # the server knows it
+    assert new_game(client, "path-36", 39)["difficulty"] is None  # a deal the server did not solve
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_new_easy_or_hard_deal_is_of_that_level(client: TestClient, level: str) -> None:
+    from amber_patience.solvers import solve
+    from amber_patience.solvers.levels import bands_for, level_of
+
+    bands = bands_for("path-36")
+    assert bands is not None
+    state = new_game(client, "path-36", 1, level=level)
+    assert state["difficulty"]["level"] == level
+    again = solve(get_game("path-36").deal(state["deal"]), time_limit=10)
+    assert again.status == "won" and level_of(int(again.stats["difficulty"]), bands) == level
+    assert client.get(f"/api/games/{state['id']}").json()["difficulty"] == state["difficulty"]
+    assert client.post(f"/api/games/{state['id']}/restart").json()["difficulty"] == state["difficulty"]
+    hint = client.get(f"/api/games/{state['id']}/hint")  # the line that proved the deal is kept
+    assert hint.status_code == 200 and hint.json()["move"] in [m["move"] for m in state["legal_moves"]]
+
+
+def test_the_catalogue_says_which_games_have_levels(client: TestClient) -> None:
+    from amber_patience.games.amber import GAMES
+
+    levels = {g["name"]: g["levels"] for g in client.get("/api/games").json()}
+    assert {name for name, offered in levels.items() if offered} == set(GAMES)
+    assert levels["path-36"] == ["easy", "hard"] and levels["pyramid-52"] == []
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_levels_of_a_game_without_bands_are_refused_clearly(client: TestClient, level: str) -> None:
+    response = client.post("/api/games", json={"game": "pyramid-52", "number": 1, "level": level})
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert "pyramid-52 has no difficulty bands" in detail and "path-36" in detail and "pattern" in detail
+    assert client.get("/api/saved").json() == []
+
+
+@pytest.mark.parametrize("level", ["medium", "EASY", 1, None])
+def test_a_bad_level_is_422(client: TestClient, level: Any) -> None:
+    response = client.post("/api/games", json={"game": "path-36", "number": 1, "level": level})
+    assert response.status_code == 422
+    assert "level" in response.json()["detail"]
+
+
 # -- moves --------------------------------------------------------------------------------------------
 
 
@@ -463,6 +518,9 @@ def test_winnable_search_gives_up_with_a_message(db: Path, monkeypatch: pytest.M
     assert "no deal of Path in Shadow proved winnable" in response.json()["detail"]
     assert tried == [30]
     assert client.get("/api/saved").json() == []
+    response = client.post("/api/games", json={"game": "path", "number": 30, "level": "hard"})
+    assert response.status_code == 503
+    assert "no deal of Path in Shadow found hard in 0 s (1 deals tried from deal 30)" in response.json()["detail"]
 
 
 def test_a_lost_game_counts_as_played_not_won(client: TestClient) -> None:

@@ -142,6 +142,11 @@ def needs_solver(position: Position) -> Iterator[None]:
         raise
 
 
+def run_solver_limits(position: Position, *, time_limit: float | None, node_limit: int | None = None) -> Any:
+    """:func:`run_solver` called as :func:`amber_patience.solvers.levels.find_deal` calls its solver."""
+    return run_solver(position, time_limit, node_limit)
+
+
 def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None) -> Any:
     """``solvers.solve``, with a plain message when the game's family has no solver yet."""
     from . import solvers
@@ -159,10 +164,16 @@ def dump_json(data: Any, out: TextIO) -> None:
 
 
 def solution_length_info(position: Position, solution: Any) -> dict[str, Any]:
+    from .solvers.levels import difficulty_info
+
     info: dict[str, Any] = {}
     stats = dict(solution.stats or {})
     if "difficulty" in stats:
         info["difficulty"] = stats["difficulty"]
+        if solution.status == "won":
+            level = difficulty_info(position.game, int(stats["difficulty"]))["level"]
+            if level is not None:
+                info["level"] = level
     if solution.status == "won":
         info["solution_length"] = len(solution.moves)
     bound = stats.get("lower_bound")
@@ -181,24 +192,42 @@ def solution_length_info(position: Position, solution: Any) -> dict[str, Any]:
 
 
 def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    from .solvers import levels
+
     game = make_game(args)
     setup = setup_from(args)
     number = pick_number(args, err)
     position = deal_position(game, number, setup)
     solution = None
-    if args.winnable:
-        for tried in range(args.tries):
-            solution = run_solver(position, args.time_limit)
-            if solution.status == "won":
-                break
-            print(f"deal {number}: {'proved lost' if solution.status == 'lost' else 'no win found in time'}",
-                  file=err)
-            if tried + 1 == args.tries:
-                raise NotFound(f"no winnable deal found in {args.tries} deals from {number - tried}; "
-                               "try more with --tries or a longer --time-limit")
-            number += 1
-            position = deal_position(game, number, setup)
-        print(f"deal {number} is winnable (the solver won it in {len(solution.moves)} moves)", file=err)
+    level = "winnable" if args.winnable and args.level is None else args.level
+    if level is not None:
+        bands = levels.bands_for(game)
+        easy_cap = levels.EASY_CAP_FACTOR * bands.lower if bands is not None and level == "easy" else None
+
+        def tried(n: int, solution: Any) -> None:
+            if solution is not None and solution.status == "unknown" and easy_cap is not None \
+                    and solution.stats.get("nodes", 0) >= easy_cap:
+                said = f"not won within {easy_cap} states: not easy"
+            elif solution is None or solution.status != "won":
+                said = "proved lost" if solution is not None and solution.status == "lost" else "no win found in time"
+            else:
+                figure = solution.stats.get("difficulty")
+                said = f"won, difficulty {figure} ({levels.difficulty_info(game, figure)['level']}): not {level}"
+            print(f"deal {n}: {said}", file=err)
+
+        try:
+            with needs_solver(position):
+                found = levels.find_deal(game, number, level=level, tries=args.tries, time_limit=args.time_limit,
+                                         setup=setup, solve=run_solver_limits, on_try=tried)
+        except levels.NoBandsError as exc:
+            raise UsageError(str(exc)) from None
+        except levels.DealNotFound as exc:
+            raise NotFound(f"no {level} deal found in {exc.tried} deals from {number}; "
+                           "try more with --tries or a longer --time-limit") from None
+        number, position, solution = found.number, found.position, found.solution
+        band = f", {found.band}" if found.band is not None else ""
+        print(f"deal {number} is {level} (the solver won it in {len(solution.moves)} moves; "
+              f"difficulty {found.figure}{band})", file=err)
     difficulty = None
     if args.difficulty:
         if solution is None:
@@ -646,11 +675,15 @@ def build_parser() -> argparse.ArgumentParser:
     _game_args(p)
     p.add_argument("--json", action="store_true", help="print the position as JSON")
     p.add_argument("--winnable", action="store_true",
-                   help="take the first deal from N on that the solver proves winnable")
+                   help="take the first deal from N on that the solver proves winnable (the same as --level winnable)")
+    p.add_argument("--level", choices=["winnable", "easy", "hard"],
+                   help="take the first deal from N on that the solver wins as a deal of this level (easy, hard: "
+                        "the Amber layouts' difficulty bands, docs/solver.md)")
     p.add_argument("--difficulty", action="store_true", help="add the solver's difficulty figures")
     p.add_argument("--time-limit", type=_non_negative_float, default=10.0, metavar="S",
                    help="solver time limit a deal, in seconds (default 10)")
-    p.add_argument("--tries", type=_positive_int, default=100, help="--winnable: deals to try at most (default 100)")
+    p.add_argument("--tries", type=_positive_int, default=100,
+                   help="--winnable, --level: deals to try at most (default 100)")
     p.set_defaults(run=cmd_deal)
 
     p = sub.add_parser("moves", help="list the legal moves of a position JSON read on stdin")

@@ -42,7 +42,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
-from ..solvers.lines import Analyst, LineAnswer, LineCache
+from ..solvers.levels import bands_for
+from ..solvers.lines import Analyst, LineAnswer, LineCache, position_key
 from ..store import GameRecord, Store, StoreError
 
 #: Largest request body accepted (bytes); larger ones get 413.
@@ -58,6 +59,11 @@ CACHE_SIZE = 64
 #: Seconds the background analyst may search for a winning line from each position a game reaches
 #: (``serve``; 0 turns it off), so that a hint is usually ready before the player asks.
 ANALYSIS_SECONDS = 10.0
+#: Solver seconds a deal at most when looking for a deal of a level; a hard candidate may use the rest of the search's
+#: time (a hard deal is one that takes long: Pattern's take 5-20 s on a loaded machine).
+DEAL_SECONDS: dict[str, float | None] = {"winnable": 5.0, "easy": 5.0, "hard": None}
+#: Difficulty figures of solved deals kept in memory (``GameState.difficulty``; not in the store).
+FIGURES_SIZE = 10_000
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
 SOLVER_SLOTS = 2
 
@@ -94,6 +100,14 @@ class GameInfo(BaseModel):
     family: str
     title: Titles
     options: list[OptionInfo]
+    levels: list[Literal["easy", "hard"]] = Field(
+        default_factory=list, description="the difficulty levels a new deal may ask for (games with bands)")
+
+
+class Difficulty(BaseModel):
+    figure: int = Field(description="the solver's difficulty figure (states expanded; docs/solver.md)")
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        description="the figure's band (docs/solver.md, 'The difficulty figure'); null for a game without bands")
 
 
 class MoveEntry(BaseModel):
@@ -119,13 +133,22 @@ class GameState(BaseModel):
     can_undo: bool
     result: dict[str, Json]
     setup: dict[str, str] = Field(default_factory=dict, description="the start cards chosen before play")
+    difficulty: Difficulty | None = Field(
+        default=None, description="the deal's difficulty, when the server solved it (a deal asked for by level)")
+
+
+#: What ``POST /api/games`` may ask for: any deal, one the solver wins, an easy one, a hard one.
+NewLevel = Literal["any", "winnable", "easy", "hard"]
 
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="a game name from GET /api/games")
     number: int | None = Field(default=None, description="the deal number; null for a random deal")
-    winnable: bool = Field(default=False, description="take the first deal at/after number the solver wins")
+    winnable: bool = Field(default=False, description='the same as level "winnable" (kept for old clients)')
+    level: NewLevel = Field(default="any", description="any deal; the first deal at/after number the solver wins "
+                                                       "(winnable), or wins as an easy or a hard deal (games whose "
+                                                       "levels GET /api/games lists)")
     options: dict[str, Json] = Field(default_factory=dict)
     practice: bool = Field(default=False, description="practice game: undo allowed, counted apart")
 
@@ -277,6 +300,8 @@ class GameService:
         self.lines = LineCache(store)
         #: Looks for a line from each position a game reaches, in the background.
         self.analyst = Analyst(self.lines, analysis_seconds, self.background_slot)
+        #: The difficulty figures of the deals solved to find a deal (by the key of the start position).
+        self.figures: OrderedDict[str, int] = OrderedDict()
 
     def winning_line(self, position: Position, seconds: float, *, quick: bool = False) -> LineAnswer:
         """A winning line from ``position``: from the lines already found (waiting for the analyst
@@ -425,7 +450,7 @@ class GameService:
             "legal_moves": [move_entry(position, move) for move in legal],
             "moves_played": len(session.moves), "elapsed_seconds": round(self._elapsed(record, self.clock()), 3),
             "started": bool(session.moves), "can_undo": record.practice and bool(session.moves),
-            "result": position.result(), "setup": dict(record.setup),
+            "result": position.result(), "setup": dict(record.setup), "difficulty": self.difficulty(session),
         }
 
     # -- actions ----------------------------------------------------------------------------------------
@@ -435,8 +460,9 @@ class GameService:
         explicit = body.number is not None
         number = _check_number(body.number) if body.number is not None else random.SystemRandom().randrange(
             1, RANDOM_DEALS)
-        if body.winnable:
-            number = self.find_winnable(game, number, explicit=explicit)
+        level = "winnable" if body.level == "any" and body.winnable else body.level
+        if level != "any":
+            number = self.find_deal(game, number, level, explicit=explicit)
         start = self._deal(game, number, None)
         now = self.clock()
         record = GameRecord(id=secrets.token_hex(8), game=game.name, options=dict(game.options), deal=number,
@@ -447,37 +473,60 @@ class GameService:
             self._save(session)
         return session
 
-    def find_winnable(self, game: Game, number: int, *, explicit: bool) -> int:
-        """The first deal at or after ``number`` that the solver wins, within the time budget."""
-        from .. import solvers
+    def find_deal(self, game: Game, number: int, level: str, *, explicit: bool) -> int:
+        """The first deal at or after ``number`` that the solver wins (as a deal of ``level``: winnable, easy or
+        hard; :func:`amber_patience.solvers.levels.find_deal`), within the time budget. Its winning line goes
+        into the line cache (the first hint is ready) and its figure into :attr:`figures`."""
+        from ..solvers import levels
 
-        deadline = time.monotonic() + self.winnable_seconds
-        tried = 0
-        n = number
-        while n <= MAX_DEAL:
-            left = deadline - time.monotonic()
-            if left <= 0 and tried:
-                break
-            try:
-                dealt = self._deal(game, n, None)
-                with self.solver_slot():
-                    solution = solvers.solve(dealt, time_limit=max(min(left, 5.0), 0.05))
-            except ModuleNotFoundError:
-                raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
-                                    "untick 'winnable'") from None
-            except ApiError:
-                raise
-            except Exception:  # a solver bug on this deal proves nothing: log it, try the next deal
-                log.exception("the %s solver failed on deal %s", game.name, n)
-                solution = None
-            tried += 1
-            if solution is not None and solution.status == "won":
-                self.lines.put(dealt, list(solution.moves))  # the first hint of this deal is ready
-                return n
-            n += 1
-        where = f"from deal {number}" if explicit else f"from random deal {number}"
-        raise ApiError(503, f"no deal of {game.title()} proved winnable in {self.winnable_seconds:g} s "
-                            f"({tried} deals tried {where}); try again or untick 'winnable'")
+        def solve(position: Position, **limits: Any) -> Any:
+            from .. import solvers
+
+            with self.solver_slot():
+                return solvers.solve(position, **limits)
+
+        def failed(n: int, exc: Exception) -> None:
+            if isinstance(exc, ApiError):
+                raise exc
+            log.error("the %s solver failed on deal %s", game.name, n, exc_info=exc)  # proves nothing: go on
+
+        try:
+            found = levels.find_deal(game, number, level=level, deadline=time.monotonic() + self.winnable_seconds,
+                                     time_limit=DEAL_SECONDS[level], solve=solve, last=MAX_DEAL, on_error=failed)
+        except levels.NoBandsError as exc:
+            raise ApiError(422, str(exc)) from None
+        except ModuleNotFoundError:
+            raise ApiError(409, f"{game.title()} has no solver yet, so no deal can be proved winnable: "
+                                "ask for any deal") from None
+        except (GameError, ValueError) as exc:
+            raise ApiError(422, str(exc)) from None
+        except levels.DealNotFound as exc:
+            where = f"from deal {number}" if explicit else f"from random deal {number}"
+            what = "proved winnable" if level == "winnable" else f"found {level}"
+            raise ApiError(503, f"no deal of {game.title()} {what} in {self.winnable_seconds:g} s "
+                                f"({exc.tried} deals tried {where}); try again or ask for any deal") from None
+        self.lines.put(found.position, list(found.solution.moves))  # the first hint of this deal is ready
+        self.remember_figure(found.position, found.figure)
+        return found.number
+
+    def remember_figure(self, start: Position, figure: int) -> None:
+        """Keep the difficulty figure of a deal the server solved (by its exact start position)."""
+        with self.lock:
+            self.figures[position_key(start)] = figure
+            self.figures.move_to_end(position_key(start))
+            while len(self.figures) > FIGURES_SIZE:
+                self.figures.popitem(last=False)
+
+    def difficulty(self, session: Session) -> dict[str, Any] | None:
+        """The difficulty of a game's deal (its figure and band), when the server solved the deal."""
+        from ..solvers.levels import difficulty_info
+
+        cached = session.__dict__.get("_difficulty")
+        if cached is None or cached[0] is not session.start:
+            figure = self.figures.get(position_key(session.start))
+            cached = (session.start, None if figure is None else difficulty_info(session.game, figure))
+            session.__dict__["_difficulty"] = cached
+        return cached[1]
 
     def play(self, game_id: str, data: Any) -> Session:
         with self.lock:
@@ -685,7 +734,8 @@ def game_catalogue() -> list[dict[str, Any]]:
                     continue
                 choices.append(choice)
             options.append({"name": key, "choices": choices, "default": default})
-        out.append({"name": name, "family": game.family, "title": _titles(game), "options": options})
+        out.append({"name": name, "family": game.family, "title": _titles(game), "options": options,
+                    "levels": ["easy", "hard"] if bands_for(name) is not None else []})
     return out
 
 
@@ -886,9 +936,9 @@ def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | 
         return catalogue
 
     @app.post("/api/games", response_model=GameState, status_code=201, responses={**errors, 503: {
-        "model": ErrorOut, "description": "no winnable deal found in the time limit"}}, tags=["games"])
+        "model": ErrorOut, "description": "no deal of the level asked for found in the time limit"}}, tags=["games"])
     def new_game(body: NewGame) -> dict[str, Any]:
-        """Deal a new game (random deal, deal number, or the first winnable deal from a number)."""
+        """Deal a new game (random deal, deal number, or the first winnable, easy or hard deal from a number)."""
         return state(service.create(body))
 
     @app.get("/api/games/{game_id}", response_model=GameState, responses=errors, tags=["games"])

@@ -85,6 +85,11 @@ function updateBar() {
   $("game-title").textContent = s ? gameTitle(s) : t("newGame");
   document.title = s ? `${gameTitle(s)} — Amber Patience` : "Amber Patience";
   $("deal-label").textContent = s && s.deal !== null && s.deal !== undefined ? t("deal_n", { n: s.deal }) : "";
+  const band = s && s.difficulty ? s.difficulty.level : null;
+  $("level-label").hidden = !(band === "easy" || band === "hard");
+  $("level-label").textContent = band === "easy" || band === "hard" ? t(`band_${band}`) : "";
+  $("level-label").dataset.level = band || "";
+  $("level-label").title = s && s.difficulty ? t("difficultyTitle", { figure: s.difficulty.figure }) : "";
   $("practice-label").hidden = !(s && s.practice);
   $("move-counter").textContent = s ? String(s.moves_played) : "0";
   $("timer").textContent = formatTime(elapsed());
@@ -200,6 +205,15 @@ function fillNewDialog(selected) {
   fillOptions();
 }
 
+// The deal levels the chosen game offers: easy and hard only for games with difficulty bands.
+function fillLevels() {
+  const g = gameInfo($("new-game").value);
+  const offered = new Set(["any", "winnable", ...((g && g.levels) || [])]);
+  const sel = $("new-level");
+  for (const o of sel.options) o.hidden = o.disabled = !offered.has(o.value);
+  if (!offered.has(sel.value)) sel.value = "winnable";
+}
+
 function fillOptions() {
   const box = $("new-options");
   box.innerHTML = "";
@@ -222,6 +236,7 @@ function fillOptions() {
     label.append(span, " ", s);
     box.appendChild(label);
   }
+  fillLevels();
 }
 
 function openNewDialog() {
@@ -239,9 +254,9 @@ async function submitNew(e) {
   for (const s of $("new-options").querySelectorAll("select")) options[s.dataset.option] = JSON.parse(s.value);
   const body = {
     game: $("new-game").value, number: number === "" ? null : Number(number),
-    winnable: $("new-winnable").checked, options, practice: $("new-practice").checked,
+    level: $("new-level").value, options, practice: $("new-practice").checked,
   };
-  $("new-error").textContent = body.winnable ? t("searching") : "";
+  $("new-error").textContent = body.level !== "any" ? t("searching") : "";
   $("new-ok").disabled = true;
   try {
     await newGame(body);
