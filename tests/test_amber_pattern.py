@@ -1251,3 +1251,91 @@ def test_a_deal_the_dive_wins_replays_to_a_win_through_solve(monkeypatch: pytest
     solution = solve(position, time_limit=None, node_limit=20_000)
     assert solution.status == "won"
     assert replay(position, list(solution.moves)).is_won()
+
+
+# -- closed deals: every reachable position looked at (eleventh session) ------------------------------------------
+
+
+def _reachable_by_the_rules(position: AmberPosition, cap: int) -> tuple[int, bool] | None:
+    """Breadth first through the rules engine's public API alone (``legal_moves``, ``play``, ``is_won``): the
+    number of positions reachable and whether one is won, or None past ``cap`` positions."""
+    seen = {tuple(position.cards)}
+    frontier = [position]
+    while frontier:
+        later = []
+        for at in frontier:
+            if at.is_won():
+                return len(seen), True
+            for move in at.legal_moves():
+                child = at.play(move)
+                key = tuple(child.cards)
+                if key not in seen:
+                    if len(seen) >= cap:
+                        return None
+                    seen.add(key)
+                    later.append(child)
+        frontier = later
+    return len(seen), False
+
+
+def test_deal_295_is_closed_and_the_rules_engine_agrees() -> None:
+    """Deal 295 holds every kind in every block (no stranded kind), yet only 316 positions are reachable from it
+    and none is won: the rules engine's own breadth-first search finds the same 316."""
+    position = GAME.deal(295)
+    assert position.lost_reason() is None
+    assert amber_patience_amber.closed_reach(_Board(position), 1000) == 316
+    assert _reachable_by_the_rules(position, 1000) == (316, False)
+
+
+def test_closed_reach_gives_no_proof_past_its_cap_or_where_the_goal_is_reachable() -> None:
+    board = _Board(GAME.deal(295))
+    assert amber_patience_amber.closed_reach(board, 315) is None  # one position short of the whole set
+    assert amber_patience_amber.closed_reach(board, 316) == 316
+    won = GAME.deal(1)
+    goal = AmberPosition(GAME, tuple(won.goal), won.start_cells, None, {})
+    assert amber_patience_amber.closed_reach(_Board(goal), 1000) is None  # the goal itself: nothing to prove
+    near = goal.play(next(iter(goal.legal_moves())))
+    assert amber_patience_amber.closed_reach(_Board(near), 10**6) is None  # the goal is one swap away
+    assert amber_patience_amber.closed_reach(_Board(GAME.deal(1)), 2000) is None  # deal 1 (won) reaches more
+
+
+@given(st.integers(min_value=1, max_value=5000))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_closed_reach_agrees_with_the_rules_engine_on_random_deals(number: int) -> None:
+    """Whatever ``closed_reach`` answers within a small cap, the rules engine's own search agrees: a proof only
+    where the rules engine, too, sees every position reachable and none won."""
+    position = GAME.deal(number)
+    proof = amber_patience_amber.closed_reach(_Board(position), 300)
+    by_the_rules = _reachable_by_the_rules(position, 300)
+    if proof is None:
+        assert by_the_rules is None or by_the_rules[1]
+    else:
+        assert by_the_rules == (proof, False)
+
+
+@pytest.mark.parametrize("race", [False, True])
+def test_solve_answers_lost_for_a_closed_deal(monkeypatch: pytest.MonkeyPatch, race: bool) -> None:
+    """Through ``solvers.solve``, with and without the race: the balance search runs dry at once, the look at
+    every reachable position follows, and the answer is ``lost`` with the reason, long before the time limit."""
+    monkeypatch.setattr(amber_patience_amber, "RACE", race)
+    solution = solve(GAME.deal(295), time_limit=60)
+    assert solution.status == "lost"
+    assert solution.stats["reachable"] == 316
+    assert "316 positions reachable" in solution.stats["reason"]
+    assert solution.stats["seconds"] < 30
+
+
+def test_the_look_at_every_position_follows_only_a_search_that_ran_dry_at_once(monkeypatch: pytest.MonkeyPatch
+                                                                                ) -> None:
+    looked: list[int] = []
+
+    def closed(board: _Board, cap: int, deadline: float | None = None) -> None:
+        looked.append(cap)
+
+    monkeypatch.setattr(amber_pattern, "closed_reach", closed)
+    monkeypatch.setattr(amber_pattern, "BALANCE_PORTFOLIO", ((3.0, 2.0, 1, 400),))
+    assert amber_pattern.plan_pattern(_Board(GAME.deal(295)), GAME, _Budget(None, 2000)) is None
+    assert looked == [amber_pattern.CLOSED_CAP], "once a solve, however often the search runs dry"
+    looked.clear()
+    assert amber_pattern.plan_pattern(_Board(GAME.deal(1)), GAME, _Budget(None, 20_000)) is not None
+    assert looked == [], "deal 1's search does not run dry"

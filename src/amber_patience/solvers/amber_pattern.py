@@ -47,7 +47,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from ..games.amber import AmberGame
-from .amber import _Board, _Budget, _phase, settings_for
+from .amber import Unwinnable, _Board, _Budget, _phase, closed_reach, settings_for
 
 #: Kinds are the card groups of ``_Board.group``: suits 0-3, trumps 4.
 TRUMPS = 4
@@ -1417,6 +1417,17 @@ def _sort_blocks(planner: PatternPlanner, path: list[tuple[int, int]], at: bytes
     return path
 
 
+#: A balance search that runs dry (nothing left to expand, or its docks given up) within ``DRY_EXPANSIONS``
+#: expansions from the deal, with budget left, is followed (once a solve) by a look at every position reachable:
+#: at most ``CLOSED_CAP`` of them, breadth first (:func:`amber.closed_reach`, about 0.02 ms a position). When that
+#: ends without the goal, the deal can never be won and :func:`plan_pattern` raises :class:`amber.Unwinnable`.
+#: Deals 295 and 404 run dry in 10 and 18 expansions; they reach 316 and 19,884 positions, none won
+#: (``docs/solver-pattern.md``, "Eleventh session"). A deal that is won runs dry later if at all (deal 11: one
+#: attempt in 363 expansions of 400).
+DRY_EXPANSIONS = 100
+CLOSED_CAP = 50_000
+
+
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio | None = None
                  ) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
@@ -1427,6 +1438,7 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
     other's length and end bound)."""
     planner: PatternPlanner | None = None
+    looked = False
     for imb, weight, seed, cap in _attempts(portfolio):
         if budget.left(1) <= 0:
             return None
@@ -1435,6 +1447,12 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         near: dict[str, object] = {}
         gathered = balance_search(planner, board.start, sub, imb, weight, best=near)
         budget.used += sub.used
+        if gathered is None and not looked and sub.used < DRY_EXPANSIONS and sub.left(1) > 0:
+            # the search ran dry at once: few exchanges dock anywhere; perhaps few positions are reachable at all
+            looked = True
+            reached = closed_reach(board, CLOSED_CAP, budget.deadline)
+            if reached is not None:
+                raise Unwinnable(reached)
         if gathered is None:
             gathered = end_game(planner, near, budget, imb, weight, seed)
         if gathered is None and budget.used >= LATE_AFTER:
