@@ -1146,7 +1146,8 @@ BALANCE_PORTFOLIO: tuple[tuple[float, float, int, int], ...] = (
     (3.0, 2.0, 1, 400), (2.0, 3.0, 1, 400), (4.0, 2.0, 1, 400), (3.0, 2.0, 2, 400), (2.0, 2.0, 1, 400),
     (6.0, 2.0, 1, 400), (12.0, 1.0, 1, 400))
 
-#: Rounds of ``BALANCE_PORTFOLIO`` at most (the budgets grow by ``GROWTH`` a round: never reached).
+#: Rounds of ``BALANCE_PORTFOLIO`` at most (the budgets grow by ``GROWTH`` a round). Reached only where every attempt
+#: runs dry at once, as on deals 295 and 404 before the look at every reachable position (``CLOSED_CAP``) ended them.
 ROUNDS = 1000
 
 
