@@ -142,11 +142,6 @@ def needs_solver(position: Position) -> Iterator[None]:
         raise
 
 
-def run_solver_limits(position: Position, *, time_limit: float | None, node_limit: int | None = None) -> Any:
-    """:func:`run_solver` called as :func:`amber_patience.solvers.levels.find_deal` calls its solver."""
-    return run_solver(position, time_limit, node_limit)
-
-
 def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None) -> Any:
     """``solvers.solve``, with a plain message when the game's family has no solver yet."""
     from . import solvers
@@ -201,8 +196,7 @@ def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
     solution = None
     level = "winnable" if args.winnable and args.level is None else args.level
     if level is not None:
-        bands = levels.bands_for(game)
-        easy_cap = levels.EASY_CAP_FACTOR * bands.lower if bands is not None and level == "easy" else None
+        easy_cap = levels.node_limit_for(level, levels.bands_for(game))
 
         def tried(n: int, solution: Any) -> None:
             if solution is not None and solution.status == "unknown" and easy_cap is not None \
@@ -218,7 +212,7 @@ def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
         try:
             with needs_solver(position):
                 found = levels.find_deal(game, number, level=level, tries=args.tries, time_limit=args.time_limit,
-                                         setup=setup, solve=run_solver_limits, on_try=tried)
+                                         setup=setup, solve=run_solver, on_try=tried)
         except levels.NoBandsError as exc:
             raise UsageError(str(exc)) from None
         except levels.DealNotFound as exc:

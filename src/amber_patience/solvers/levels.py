@@ -132,6 +132,12 @@ class DealNotFound(Exception):
         self.tried = tried
 
 
+def node_limit_for(level: str, bands: Bands | None) -> int | None:
+    """The node limit a candidate of ``level`` is solved with: :data:`EASY_CAP_FACTOR` times the lower tercile for
+    an easy one (a deal that needs more states is not easy), none otherwise."""
+    return EASY_CAP_FACTOR * bands.lower if level == "easy" and bands is not None else None
+
+
 def _figure(solution: Solution) -> int:
     return int(solution.stats.get("difficulty", solution.stats.get("nodes", 0)))
 
@@ -169,7 +175,7 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
     hard on a game without bands), :class:`ValueError` (an unknown level) and :class:`DealNotFound` (nothing
     found in time)."""
     bands = check_level(game, level)
-    node_limit = EASY_CAP_FACTOR * bands.lower if level == "easy" and bands is not None else None
+    node_limit = node_limit_for(level, bands)
     tried = 0
     number = start
     while (tries is None or tried < tries) and (last is None or number <= last):

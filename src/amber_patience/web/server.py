@@ -235,6 +235,9 @@ class Session:
     game: Game
     history: list[Position]
     moves: list[Move] = field(default_factory=list)
+    #: The deal's difficulty as :meth:`GameService.difficulty` last found it, with the start it is for (so that the
+    #: start position is not hashed again for every state sent).
+    difficulty: tuple[Position, dict[str, Any] | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def position(self) -> Position:
@@ -511,9 +514,10 @@ class GameService:
 
     def remember_figure(self, start: Position, figure: int) -> None:
         """Keep the difficulty figure of a deal the server solved (by its exact start position)."""
+        key = position_key(start)
         with self.lock:
-            self.figures[position_key(start)] = figure
-            self.figures.move_to_end(position_key(start))
+            self.figures[key] = figure
+            self.figures.move_to_end(key)
             while len(self.figures) > FIGURES_SIZE:
                 self.figures.popitem(last=False)
 
@@ -521,11 +525,11 @@ class GameService:
         """The difficulty of a game's deal (its figure and band), when the server solved the deal."""
         from ..solvers.levels import difficulty_info
 
-        cached = session.__dict__.get("_difficulty")
-        if cached is None or cached[0] is not session.start:
+        cached = session.difficulty
+        if cached is None or cached[0] is not session.start:  # new, or its start cards were chosen since
             figure = self.figures.get(position_key(session.start))
-            cached = (session.start, None if figure is None else difficulty_info(session.game, figure))
-            session.__dict__["_difficulty"] = cached
+            cached = session.difficulty = (session.start,
+                                           None if figure is None else difficulty_info(session.game, figure))
         return cached[1]
 
     def play(self, game_id: str, data: Any) -> Session:
