@@ -9,7 +9,9 @@ prints the won deals' figures: min, lower tercile, median, upper tercile, max (n
 won (lost at the deal, or not won in the time: neither is in the bands). A deal is *easy* when its figure is at
 most the lower tercile, *hard* when it is at least the upper one (``amber_patience.solvers.levels``).
 ``--write`` writes the thresholds (with the deals, the date and the commit they came from) to
-``src/amber_patience/solvers/difficulty_bands.json``; layouts not calibrated in this run keep their entries.
+``src/amber_patience/solvers/difficulty_bands.json``, with the hard deals whose figure is at most
+``HARD_LIST_FACTOR`` x the upper tercile (``hard_deals``: the web server's hard deals at random); layouts not
+calibrated in this run keep their entries.
 ``--check-easy`` then asks ``find_deal`` for an easy deal at each won deal (one try, with its node limit, by the
 bands already in the file) and counts the deals it takes, the easy ones it misses and the others it takes.
 Seconds are CPU seconds of this process and of the raced plans' processes.
@@ -29,7 +31,15 @@ from typing import Any
 from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES
 from amber_patience.solvers import cpu_seconds, solve
-from amber_patience.solvers.levels import BANDS_FILE, EASY_CAP_FACTOR, Bands, DealNotFound, bands_for, find_deal
+from amber_patience.solvers.levels import (
+    BANDS_FILE,
+    EASY_CAP_FACTOR,
+    HARD_LIST_FACTOR,
+    Bands,
+    DealNotFound,
+    bands_for,
+    find_deal,
+)
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from amber_solver import parse_range, percentile
@@ -84,7 +94,8 @@ def calibrate(name: str, deals: list[int], time_limit: float | None, verbose: bo
             "max": max(figures), "won": len(figures), "deals": f"{deals[0]}-{deals[-1]}" if deals == list(
                 range(deals[0], deals[-1] + 1)) else ",".join(map(str, deals)),
             "not_won": {str(k): v for k, v in not_won.items()}, "cpu_seconds": round(sum(cpu), 1),
-            "easy": sum(f <= lower for f in figures), "hard": sum(f >= upper for f in figures)}
+            "easy": sum(f <= lower for f in figures), "hard": sum(f >= upper for f in figures),
+            "hard_deals": [n for n, f in zip(won, figures, strict=True) if upper <= f <= HARD_LIST_FACTOR * upper]}
 
 
 def easy_check(game: Any, figures: dict[int, int], time_limit: float | None, verbose: bool) -> dict[str, Any]:
@@ -130,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Difficulty bands: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
           f"time limit {args.time_limit:g} s per deal, commit {source}", flush=True)
     print(f"{'layout':<9} {'won':>4} {'min':>7} {'lower':>7} {'median':>8} {'upper':>7} {'max':>8} "
-          f"{'easy':>4} {'hard':>4} {'CPU s':>7}  not won", flush=True)
+          f"{'easy':>4} {'hard':>4} {'list':>4} {'CPU s':>7}  not won", flush=True)
     results: dict[str, dict[str, Any]] = {}
     for name in args.layouts:
         r = calibrate(name, args.deals, time_limit, args.verbose, args.check_easy)
@@ -138,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = r
         not_won = " ".join(f"{k} ({v})" for k, v in r["not_won"].items()) or "-"
         print(f"{name:<9} {r['won']:>4} {r['min']:>7} {r['lower']:>7} {r['median']:>8g} {r['upper']:>7} "
-              f"{r['max']:>8} {r['easy']:>4} {r['hard']:>4} {r['cpu_seconds']:>7.1f}  {not_won}", flush=True)
+              f"{r['max']:>8} {r['easy']:>4} {r['hard']:>4} {len(r['hard_deals']):>4} "
+              f"{r['cpu_seconds']:>7.1f}  {not_won}", flush=True)
         if args.check_easy:
             print(f"{'':<9} find_deal easy (node limit {EASY_CAP_FACTOR} x the file's lower): {r['easy_taken']} taken, "
                   f"{r['easy_missed']} easy missed, {r['easy_wrong']} not easy taken ({r['easy_cpu']:.1f} s CPU)",
@@ -149,12 +161,14 @@ def main(argv: list[str] | None = None) -> int:
             data = json.loads(BANDS_FILE.read_text(encoding="utf-8"))
         data["about"] = ("difficulty bands of the Amber layouts (docs/solver.md, 'The difficulty figure'): a deal is "
                          "easy when the solver's difficulty figure is at most 'lower', hard when at least 'upper'; "
+                         "'hard_deals': the hard deals with a figure at most HARD_LIST_FACTOR x 'upper'; "
                          "written by benchmarks/difficulty_bands.py --write")
         made = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
         for name, r in results.items():
             data["layouts"][name] = {
                 "lower": r["lower"], "upper": r["upper"], "median": r["median"], "min": r["min"], "max": r["max"],
-                "deals": r["deals"], "won": r["won"], "not_won": r["not_won"], "time_limit": args.time_limit,
+                "deals": r["deals"], "won": r["won"], "not_won": r["not_won"], "hard_deals": r["hard_deals"],
+                "time_limit": args.time_limit,
                 "made": made, "commit": source}
         data["layouts"] = {name: data["layouts"][name] for name in GAMES if name in data["layouts"]}
         BANDS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -24,7 +24,10 @@ def test_the_data_file_has_bands_for_every_amber_layout_and_only_those() -> None
         assert entry["min"] <= entry["lower"] <= entry["median"] <= entry["upper"] <= entry["max"], name
         assert entry["lower"] < entry["upper"], name
         assert entry["won"] >= 50 and entry["deals"] == "1-100", name
-        assert levels.bands_for(name) == Bands(name, entry["lower"], entry["upper"])
+        hard = entry["hard_deals"]  # the hard deals a random hard deal on the web is taken from
+        assert hard == sorted(set(hard)) and hard, name
+        assert all(1 <= number <= 100 and str(number) not in entry["not_won"] for number in hard), name
+        assert levels.bands_for(name) == Bands(name, entry["lower"], entry["upper"], tuple(hard))
     assert levels.games_with_levels() == list(GAMES)
     for name in ("pyramid-52", "zodiac", "simplest"):
         assert levels.bands_for(name) is None
@@ -101,6 +104,21 @@ def test_find_deal_takes_the_first_won_deal_of_the_level(level: str, taken: int)
     assert heard == list(range(1, taken))
     # an easy candidate is solved with a node limit of twice the lower tercile; the others without one
     assert {call[2] for call in stub.calls} == ({2 * 100} if level == "easy" else {None})
+
+
+@pytest.mark.usefixtures("stub_bands")
+def test_find_deal_tries_the_first_deals_given_then_from_the_start_each_once() -> None:
+    stub = StubSolver({n: ("won", 150) for n in range(1, 30)} | {6: ("won", 300)})
+    found = find_deal(get_game("path-36"), 3, level="hard", solve=stub, first=[9, 4, 9, 2])
+    assert found.number == 6 and found.tried == 6
+    assert [call[0] for call in stub.calls] == [9, 4, 2, 3, 5, 6]
+    stub.calls.clear()
+    found = find_deal(get_game("path-36"), 1, level="hard", solve=stub, first=[6, 9])
+    assert found.number == 6 and [call[0] for call in stub.calls] == [6]
+    stub.calls.clear()
+    with pytest.raises(DealNotFound):  # the tries and the last deal bound the deals given first too
+        find_deal(get_game("path-36"), 1, level="hard", solve=stub, first=[20, 9, 4], last=10, tries=3)
+    assert [call[0] for call in stub.calls] == [9, 4, 1]
 
 
 @pytest.mark.usefixtures("stub_bands")
@@ -206,3 +224,13 @@ def test_find_deal_for_real_on_path_36(level: str) -> None:
     for number in range(1, found.number):  # every deal before it is won with a figure of another band
         earlier = solve(game.deal(number), time_limit=20)
         assert earlier.status != "won" or level_of(int(earlier.stats["difficulty"]), bands) != level
+
+
+def test_the_listed_hard_deals_of_path_36_are_exactly_its_hard_deals_within_the_factor() -> None:
+    # Path 36 runs one plan (no race), so a deal's figure is the same every time it is solved
+    game = get_game("path-36")
+    bands = levels.bands_for(game)
+    assert bands is not None
+    figures = {number: solve(game.deal(number), time_limit=20).stats["difficulty"] for number in range(1, 101)}
+    assert list(bands.hard_deals) == [n for n, f in figures.items()
+                                      if bands.upper <= f <= levels.HARD_LIST_FACTOR * bands.upper]

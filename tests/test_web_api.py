@@ -152,6 +152,23 @@ def test_new_easy_or_hard_deal_is_of_that_level(client: TestClient, level: str) 
     assert hint.status_code == 200 and hint.json()["move"] in [m["move"] for m in state["legal_moves"]]
 
 
+def test_a_hard_deal_at_random_comes_from_the_calibrations_hard_deals(client: TestClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from amber_patience.solvers import levels, solve
+
+    bands = levels.bands_for("path-36")
+    assert bands is not None and bands.hard_deals
+    state = new_game(client, "path-36", None, level="hard")
+    assert state["deal"] in bands.hard_deals and state["difficulty"]["level"] == "hard"
+    # a listed deal that is not hard (a list from an older solver) is solved, refused, and the search goes on
+    easy = next(n for n in range(1, 101) if n not in bands.hard_deals and levels.level_of(
+        solve(get_game("path-36").deal(n), time_limit=10).stats["difficulty"], bands) == "easy")
+    monkeypatch.setattr(levels, "all_bands", lambda: {"path-36": levels.Bands("path-36", bands.lower, bands.upper,
+                                                                               (easy,))})
+    state = new_game(client, "path-36", None, level="hard")
+    assert state["deal"] != easy and state["difficulty"]["level"] == "hard"
+
+
 def test_the_catalogue_says_which_games_have_levels(client: TestClient) -> None:
     from amber_patience.games.amber import GAMES
 
@@ -521,6 +538,15 @@ def test_winnable_search_gives_up_with_a_message(db: Path, monkeypatch: pytest.M
     response = client.post("/api/games", json={"game": "path", "number": 30, "level": "hard"})
     assert response.status_code == 503
     assert "no deal of Path in Shadow found hard in 0 s (1 deals tried from deal 30)" in response.json()["detail"]
+    from amber_patience.solvers.levels import bands_for
+
+    tried.clear()
+    response = client.post("/api/games", json={"game": "path", "level": "hard"})  # at random: the list first
+    assert response.status_code == 503
+    assert "(1 deals tried among the " in response.json()["detail"]
+    assert "hard deals of the calibration, then from random deal " in response.json()["detail"]
+    bands = bands_for("path")
+    assert bands is not None and tried[0] in bands.hard_deals
 
 
 def test_a_lost_game_counts_as_played_not_won(client: TestClient) -> None:

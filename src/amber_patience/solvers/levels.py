@@ -4,15 +4,18 @@ The difficulty figure of a deal is the Amber solver's ``stats["difficulty"]`` (t
 ``docs/solver.md``, "The difficulty figure"). ``benchmarks/difficulty_bands.py --write`` solves deals 1-100 of
 every Amber layout and writes, per layout, the terciles of the won deals' figures to :data:`BANDS_FILE`: a deal
 is *easy* when its figure is at most the lower tercile, *hard* when it is at least the upper one, and *medium*
-in between (:func:`level_of`). :func:`find_deal` finds a deal of a wanted level (or any deal the solver wins);
-the web server (``POST /api/games``) and the CLI (``amber deal --level``) both use it.
+in between (:func:`level_of`). The file also lists the calibration's hard deals that the solver wins within
+:data:`HARD_LIST_FACTOR` times the upper tercile (:attr:`Bands.hard_deals`): a player asking the web server for a
+hard deal at random gets one of them, proved again, instead of a search through deals that are mostly not hard.
+:func:`find_deal` finds a deal of a wanted level (or any deal the solver wins); the web server (``POST
+/api/games``) and the CLI (``amber deal --level``) both use it.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -38,6 +41,11 @@ Band = Literal["easy", "medium", "hard"]
 #: limit of the tercile itself would turn some easy deals into "not easy".
 EASY_CAP_FACTOR = 2
 
+#: The hard deals the bands list (:attr:`Bands.hard_deals`) have a figure from the upper tercile up to this many
+#: times it: hard, and still proved won within the web server's time for finding a deal (Pattern's hardest deals
+#: of 1-100 need 20 times the tercile, a minute or more of solving).
+HARD_LIST_FACTOR = 2
+
 
 class NoBandsError(GameError):
     """Easy or hard deals were asked for a game that has no difficulty bands."""
@@ -45,11 +53,14 @@ class NoBandsError(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Bands:
-    """A layout's bands: a figure at most ``lower`` is easy, at least ``upper`` is hard (``lower < upper``)."""
+    """A layout's bands: a figure at most ``lower`` is easy, at least ``upper`` is hard (``lower < upper``);
+    ``hard_deals``: the calibration's deals with a figure from ``upper`` to :data:`HARD_LIST_FACTOR` x ``upper``,
+    in increasing order (the figure of a deal solved again can differ a little where two plans race)."""
 
     game: str
     lower: int
     upper: int
+    hard_deals: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.lower < self.upper:
@@ -63,7 +74,8 @@ def read_bands(path: Path | None = None) -> dict[str, Bands]:
         data = json.loads((BANDS_FILE if path is None else path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    return {name: Bands(name, int(entry["lower"]), int(entry["upper"]))
+    return {name: Bands(name, int(entry["lower"]), int(entry["upper"]),
+                        tuple(sorted(int(number) for number in entry.get("hard_deals", ()))))
             for name, entry in data.get("layouts", {}).items()}
 
 
@@ -154,18 +166,34 @@ def _seconds(time_limit: float | None, deadline: float | None, clock: Callable[[
 Solver = Callable[..., Solution]
 
 
+def _candidates(first: Sequence[int], start: int, last: int | None) -> Iterator[int]:
+    """The deal numbers :func:`find_deal` tries: those of ``first`` in their order, then ``start`` upwards (up to
+    ``last``), each once."""
+    taken: set[int] = set()
+    for number in first:
+        if number not in taken and (last is None or number <= last):
+            taken.add(number)
+            yield number
+    number = start
+    while last is None or number <= last:
+        if number not in taken:
+            yield number
+        number += 1
+
+
 def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: float | None = None,
               tries: int | None = None, time_limit: float | None = 10.0, solve: Solver = solve_position,
               setup: Mapping[str, str] | None = None,
               clock: Callable[[], float] = time.monotonic, last: int | None = None,
               on_try: Callable[[int, Solution | None], None] | None = None,
-              on_error: Callable[[int, Exception], None] | None = None) -> FoundDeal:
+              on_error: Callable[[int, Exception], None] | None = None, first: Sequence[int] = ()) -> FoundDeal:
     """The first deal from number ``start`` upwards that the solver wins and whose difficulty is of ``level``:
     ``winnable`` any won deal, ``easy`` a figure at most the lower tercile, ``hard`` at least the upper one.
 
     ``deadline`` (a ``clock`` time) and ``tries`` (deals) bound the search: at least one deal is tried, each
     for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is;
-    ``setup``: the start cards each deal is dealt with (as ``game.deal(number, setup)``).
+    ``setup``: the start cards each deal is dealt with (as ``game.deal(number, setup)``); ``first``: deal numbers
+    to try before ``start`` upwards (each deal is tried once; the web server passes the bands' hard deals).
     An easy candidate is solved with :data:`EASY_CAP_FACTOR` times the lower tercile as its node limit (a deal
     that needs more states is not easy, so its search stops early; a candidate won with more states than that,
     which only a race of two plans gives, is solved again without the limit). ``on_try(number, solution)``
@@ -177,9 +205,8 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
     bands = check_level(game, level)
     node_limit = node_limit_for(level, bands)
     tried = 0
-    number = start
-    while (tries is None or tried < tries) and (last is None or number <= last):
-        if deadline is not None and deadline - clock() <= 0 and tried:
+    for number in _candidates(first, start, last):
+        if (tries is not None and tried >= tries) or (deadline is not None and deadline - clock() <= 0 and tried):
             break
         position = game.deal(number, dict(setup) if setup else None)
         solution: Solution | None
@@ -204,6 +231,5 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
                 return FoundDeal(number, position, solution, figure, band, tried)
         if on_try is not None:
             on_try(number, solution)
-        number += 1
     what = "winnable" if level == "winnable" else level
     raise DealNotFound(f"no {what} deal of {game.name} found ({tried} deals tried from deal {start})", tried)

@@ -479,8 +479,15 @@ class GameService:
     def find_deal(self, game: Game, number: int, level: str, *, explicit: bool) -> int:
         """The first deal at or after ``number`` that the solver wins (as a deal of ``level``: winnable, easy or
         hard; :func:`amber_patience.solvers.levels.find_deal`), within the time budget. Its winning line goes
-        into the line cache (the first hint is ready) and its figure into :attr:`figures`."""
+        into the line cache (the first hint is ready) and its figure into :attr:`figures`. A hard deal asked for at
+        random is first looked for among the bands' hard deals (:attr:`~amber_patience.solvers.levels.Bands.hard_deals`,
+        in a random order): most deals are not hard, and a search through them rarely ends within the time."""
         from ..solvers import levels
+
+        bands = levels.bands_for(game)
+        first: list[int] = []
+        if level == "hard" and not explicit and bands is not None:
+            first = random.SystemRandom().sample(bands.hard_deals, len(bands.hard_deals))
 
         def solve(position: Position, **limits: Any) -> Any:
             from .. import solvers
@@ -495,7 +502,8 @@ class GameService:
 
         try:
             found = levels.find_deal(game, number, level=level, deadline=time.monotonic() + self.winnable_seconds,
-                                     time_limit=DEAL_SECONDS[level], solve=solve, last=MAX_DEAL, on_error=failed)
+                                     time_limit=DEAL_SECONDS[level], solve=solve, last=MAX_DEAL, on_error=failed,
+                                     first=first)
         except levels.NoBandsError as exc:
             raise ApiError(422, str(exc)) from None
         except ModuleNotFoundError:
@@ -505,6 +513,8 @@ class GameService:
             raise ApiError(422, str(exc)) from None
         except levels.DealNotFound as exc:
             where = f"from deal {number}" if explicit else f"from random deal {number}"
+            if first:
+                where = f"among the {len(first)} hard deals of the calibration, then {where}"
             what = "proved winnable" if level == "winnable" else f"found {level}"
             raise ApiError(503, f"no deal of {game.title()} {what} in {self.winnable_seconds:g} s "
                                 f"({exc.tried} deals tried {where}); try again or ask for any deal") from None
