@@ -104,6 +104,18 @@ def test_deal_of_a_level(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     assert again.status == "won" and level_of(int(again.stats["difficulty"]), bands) == level
 
 
+def test_a_hard_deal_at_random_comes_from_the_calibrations_hard_deals(capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from amber_patience.solvers.levels import bands_for
+
+    bands = bands_for("path-36")
+    assert bands is not None
+    status, out, err = run(capsys, monkeypatch, ["deal", "path-36", "--json", "--level", "hard"])
+    assert status == 0, err
+    number = json.loads(out)["deal"]
+    assert "random deal number: " in err and f"deal {number} is hard" in err and number in bands.hard_deals
+
+
 def test_deal_of_a_level_not_found_in_the_tries(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     status, _, err = run(capsys, monkeypatch, ["deal", "path-36", "-n", "1", "--level", "hard", "--tries", "1",

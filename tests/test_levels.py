@@ -33,6 +33,16 @@ def test_the_data_file_has_bands_for_every_amber_layout_and_only_those() -> None
         assert levels.bands_for(name) is None
 
 
+def test_the_hard_deals_first_are_the_listed_ones_in_a_random_order() -> None:
+    import random
+
+    bands = levels.bands_for("arden")
+    assert bands is not None
+    orders = {tuple(levels.hard_deals_first("arden", random.Random(seed))) for seed in range(5)}
+    assert all(sorted(order) == list(bands.hard_deals) for order in orders) and len(orders) > 1
+    assert levels.hard_deals_first("pyramid-52") == []
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_band_function_against_the_data_files_thresholds(name: str) -> None:
     bands = levels.bands_for(name)

@@ -211,8 +211,10 @@ def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
 
         try:
             with needs_solver(position):
+                # a hard deal at random: the bands' hard deals first, as the web server does
+                first = levels.hard_deals_first(game) if level == "hard" and args.number is None else []
                 found = levels.find_deal(game, number, level=level, tries=args.tries, time_limit=args.time_limit,
-                                         setup=setup, solve=run_solver, on_try=tried)
+                                         setup=setup, solve=run_solver, on_try=tried, first=first)
         except levels.NoBandsError as exc:
             raise UsageError(str(exc)) from None
         except levels.DealNotFound as exc:

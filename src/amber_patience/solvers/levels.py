@@ -14,6 +14,7 @@ hard deal at random gets one of them, proved again, instead of a search through 
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,6 +89,16 @@ def all_bands() -> dict[str, Bands]:
 def bands_for(game: Game | str) -> Bands | None:
     """The bands of a game (a game or its name), or None for a game without bands."""
     return all_bands().get(game if isinstance(game, str) else game.name)
+
+
+def hard_deals_first(game: Game | str, rng: random.Random | None = None) -> list[int]:
+    """The bands' hard deals of a game (:attr:`Bands.hard_deals`) in a random order, none for a game without bands:
+    where a hard deal at random is looked for first (``find_deal(first=...)``; the web server and ``amber deal``
+    without a number)."""
+    bands = bands_for(game)
+    if bands is None:
+        return []
+    return (rng or random.SystemRandom()).sample(bands.hard_deals, len(bands.hard_deals))
 
 
 def games_with_levels() -> list[str]:

@@ -484,10 +484,7 @@ class GameService:
         in a random order): most deals are not hard, and a search through them rarely ends within the time."""
         from ..solvers import levels
 
-        bands = levels.bands_for(game)
-        first: list[int] = []
-        if level == "hard" and not explicit and bands is not None:
-            first = random.SystemRandom().sample(bands.hard_deals, len(bands.hard_deals))
+        first = levels.hard_deals_first(game) if level == "hard" and not explicit else []
 
         def solve(position: Position, **limits: Any) -> Any:
             from .. import solvers
