@@ -121,7 +121,7 @@ def test_deal_of_a_level_not_found_in_the_tries(capsys: pytest.CaptureFixture[st
     status, _, err = run(capsys, monkeypatch, ["deal", "path-36", "-n", "1", "--level", "hard", "--tries", "1",
                                                "--time-limit", "0.001"])
     assert status == 1
-    assert "no hard deal found in 1 deals from 1" in err
+    assert "no hard deal found in 1 deals (from 1)" in err
     no_traceback(err)
 
 

@@ -126,7 +126,8 @@ def test_find_deal_tries_the_first_deals_given_then_from_the_start_each_once() -
     found = find_deal(get_game("path-36"), 1, level="hard", solve=stub, first=[6, 9])
     assert found.number == 6 and [call[0] for call in stub.calls] == [6]
     stub.calls.clear()
-    with pytest.raises(DealNotFound):  # the tries and the last deal bound the deals given first too
+    with pytest.raises(DealNotFound, match=r"\(3 deals tried among the 3 deals given first, then from deal 1\)"):
+        # the tries and the last deal bound the deals given first too
         find_deal(get_game("path-36"), 1, level="hard", solve=stub, first=[20, 9, 4], last=10, tries=3)
     assert [call[0] for call in stub.calls] == [9, 4, 1]
 

@@ -218,7 +218,8 @@ def cmd_deal(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) 
         except levels.NoBandsError as exc:
             raise UsageError(str(exc)) from None
         except levels.DealNotFound as exc:
-            raise NotFound(f"no {level} deal found in {exc.tried} deals from {number}; "
+            where = f"the calibration's {len(first)} hard deals, then from {number}" if first else f"from {number}"
+            raise NotFound(f"no {level} deal found in {exc.tried} deals ({where}); "
                            "try more with --tries or a longer --time-limit") from None
         number, position, solution = found.number, found.position, found.solution
         band = f", {found.band}" if found.band is not None else ""

@@ -43,8 +43,8 @@ Band = Literal["easy", "medium", "hard"]
 EASY_CAP_FACTOR = 2
 
 #: The hard deals the bands list (:attr:`Bands.hard_deals`) have a figure from the upper tercile up to this many
-#: times it: hard, and still proved won within the web server's time for finding a deal (Pattern's hardest deals
-#: of 1-100 need 20 times the tercile, a minute or more of solving).
+#: times it: hard, and still proved won within the web server's time for finding a deal (Pattern's hardest deal
+#: of 1-100 needs about 19 times the tercile, a minute or more of CPU).
 HARD_LIST_FACTOR = 2
 
 
@@ -198,8 +198,9 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
               clock: Callable[[], float] = time.monotonic, last: int | None = None,
               on_try: Callable[[int, Solution | None], None] | None = None,
               on_error: Callable[[int, Exception], None] | None = None, first: Sequence[int] = ()) -> FoundDeal:
-    """The first deal from number ``start`` upwards that the solver wins and whose difficulty is of ``level``:
-    ``winnable`` any won deal, ``easy`` a figure at most the lower tercile, ``hard`` at least the upper one.
+    """The first deal (of ``first``, then from number ``start`` upwards) that the solver wins and whose difficulty
+    is of ``level``: ``winnable`` any won deal, ``easy`` a figure at most the lower tercile, ``hard`` at least the
+    upper one.
 
     ``deadline`` (a ``clock`` time) and ``tries`` (deals) bound the search: at least one deal is tried, each
     for at most ``time_limit`` seconds and never past the deadline; ``last`` is the last deal number there is;
@@ -243,4 +244,5 @@ def find_deal(game: Game, start: int, *, level: str = "winnable", deadline: floa
         if on_try is not None:
             on_try(number, solution)
     what = "winnable" if level == "winnable" else level
-    raise DealNotFound(f"no {what} deal of {game.name} found ({tried} deals tried from deal {start})", tried)
+    where = f"among the {len(first)} deals given first, then from deal {start}" if first else f"from deal {start}"
+    raise DealNotFound(f"no {what} deal of {game.name} found ({tried} deals tried {where})", tried)
