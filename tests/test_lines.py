@@ -114,10 +114,68 @@ def test_a_schema_1_file_gets_the_line_tables_and_keeps_its_games(tmp_path: Path
                    " 1, 1, 0, 1)")
         db.execute("PRAGMA user_version = 1")
     upgraded = Store(path)
-    assert upgraded.schema_version == SCHEMA_VERSION == 2
+    assert upgraded.schema_version == SCHEMA_VERSION == 3
     assert upgraded.get_game("g1") is not None
     upgraded.save_line("path-36", ["k"], [{"swap": [1, 2]}])
     assert upgraded.find_line("k") == ("path-36", [{"swap": [1, 2]}])
+
+
+def test_a_schema_2_file_gets_the_figures_table_and_keeps_its_lines(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # what the second version wrote: no table of figures
+        db.executescript(store._SCHEMA[:store._SCHEMA.index("CREATE TABLE IF NOT EXISTS figures")])
+        db.execute("INSERT INTO lines VALUES (1, 'path-36', '[{\"swap\":[1,2]}]', 1)")
+        db.execute("INSERT INTO line_steps VALUES ('k', 1, 0)")
+        db.execute("PRAGMA user_version = 2")
+    upgraded = Store(path)
+    assert upgraded.schema_version == SCHEMA_VERSION == 3
+    assert upgraded.find_line("k") == ("path-36", [{"swap": [1, 2]}])
+    assert upgraded.find_figure("k") is None
+    upgraded.save_figure("path-36", "k", 113)
+    assert upgraded.find_figure("k") == ("path-36", 113)
+
+
+def test_the_store_keeps_the_newest_figures_and_refuses_a_figure_that_is_not_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "MAX_FIGURES", 3)
+    kept = Store(tmp_path / "figures.sqlite3")
+    for i in range(5):
+        kept.save_figure("path-36", f"key{i}", 100 + i)
+    assert [kept.find_figure(f"key{i}") for i in range(5)] == [None, None, ("path-36", 102), ("path-36", 103),
+                                                               ("path-36", 104)]
+    kept.save_figure("kolvir", "key3", 7)  # the same position solved again: the newer figure
+    assert kept.find_figure("key3") == ("kolvir", 7)
+    for bad in (-1, 2.5, "12", True, None):
+        with pytest.raises(ValueError, match="difficulty figure"):
+            kept.save_figure("path-36", "bad", bad)  # type: ignore[arg-type]
+    assert kept.find_figure("bad") is None
+
+
+def test_the_cache_keeps_figures_in_memory_and_in_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "figures.sqlite3"
+    start, other = get_game("path-36").deal(5), get_game("path-36").deal(6)
+    cache = LineCache(Store(path))
+    assert cache.figure(start) is None
+    cache.put_figure(start, 321)  # put after a look-up that found nothing: the new figure counts
+    assert cache.figure(start) == 321 and cache.figure(other) is None
+    assert LineCache(Store(path)).figure(start) == 321  # a later run reads it back
+    assert LineCache().figure(start) is None  # no store, nothing kept
+    foreign = Store(path)
+    foreign.save_figure("kolvir", position_key(other), 9)  # an entry of another game under this key: ignored
+    assert LineCache(foreign).figure(other) is None
+
+
+def test_winning_line_keeps_the_solvers_difficulty_figure(tmp_path: Path) -> None:
+    from amber_patience.solvers import solve
+
+    start = get_game("path-36").deal(5)
+    cache = LineCache(Store(tmp_path / "figures.sqlite3"))
+    answer = winning_line(start, 10, cache)
+    assert answer.status == "won"
+    figure = answer.stats["difficulty"]
+    assert cache.figure(start) == figure == solve(start, time_limit=10).stats["difficulty"] > 0
+    assert winning_line(start, 10, cache).stats == {}  # answered from the line kept: the figure stays
+    assert LineCache(cache.store).figure(start) == figure
 
 
 def test_winning_line_asks_the_solver_once_along_a_line(monkeypatch: pytest.MonkeyPatch) -> None:

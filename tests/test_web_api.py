@@ -135,6 +135,36 @@ def test_a_winnable_deal_says_its_difficulty_and_a_plain_deal_does_not(client: T
     assert new_game(client, "path-36", 39)["difficulty"] is None  # a deal the server did not solve
 
 
+def test_a_deal_solved_from_its_start_says_its_difficulty_also_after_a_restart(db: Path) -> None:
+    from amber_patience.solvers import solve
+    from amber_patience.solvers.levels import bands_for, level_of
+
+    client = TestClient(create_app(db))
+    state = new_game(client, "path-36", 39)
+    assert state["difficulty"] is None  # not solved yet
+    assert client.get(f"/api/games/{state['id']}/solution").status_code == 200  # the solver's line from the start
+    figure = solve(get_game("path-36").deal(39), time_limit=10).stats["difficulty"]
+    bands = bands_for("path-36")
+    assert bands is not None
+    known = {"figure": figure, "level": level_of(figure, bands)}
+    assert client.get(f"/api/games/{state['id']}").json()["difficulty"] == known
+    played = play(client, state, client.get(f"/api/games/{state['id']}/hint").json()["move"]).json()
+    assert played["difficulty"] == known  # the deal's, not the position's after a move
+    restarted = TestClient(create_app(db))  # a new server on the same file
+    assert restarted.get(f"/api/games/{state['id']}").json()["difficulty"] == known
+    assert new_game(restarted, "path-36", 39)["difficulty"] == known
+    assert new_game(restarted, "path-36", 38)["difficulty"] is None
+
+
+def test_a_hint_from_the_start_finds_the_deals_difficulty(client: TestClient) -> None:
+    state = new_game(client, "kolvir", 3)
+    assert state["difficulty"] is None
+    assert client.get(f"/api/games/{state['id']}/hint").status_code == 200
+    difficulty = client.get(f"/api/games/{state['id']}").json()["difficulty"]
+    assert difficulty is not None and difficulty["figure"] > 0
+    assert difficulty["level"] in ("easy", "medium", "hard")
+
+
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_new_easy_or_hard_deal_is_of_that_level(client: TestClient, level: str) -> None:
     from amber_patience.solvers import solve

@@ -13,6 +13,9 @@ One file (``sqlite3`` from the standard library) holds:
 * ``lines`` and ``line_steps`` (schema 2): winning lines the solvers found, and the key of every
   position along each (:mod:`amber_patience.solvers.lines`), so that a hint along a line already
   found is instant, also in a later ``amber hint``. Only the newest :data:`MAX_LINES` are kept.
+* ``figures`` (schema 3): the solver's difficulty figure of positions it won from (a deal's start among them),
+  by the same position key, so that a game's state says its deal's difficulty after a restart too. Only the
+  newest :data:`MAX_FIGURES` are kept.
 
 The schema version is SQLite's ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`); a file written by a
 newer version is refused with a clear message rather than misread. A store keeps one connection
@@ -37,10 +40,13 @@ from pathlib import Path
 from typing import Any
 
 #: The version of the schema this module writes (SQLite ``PRAGMA user_version``).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Winning lines kept (the oldest are deleted first).
 MAX_LINES = 2000
+
+#: Difficulty figures kept (the oldest are deleted first).
+MAX_FIGURES = 20_000
 
 #: A step of a new line (key, line, step, the moves left from there) replaces the one kept for its position
 #: only when the rest is no longer (or the kept line is gone or cannot be read).
@@ -95,6 +101,13 @@ CREATE TABLE IF NOT EXISTS line_steps (
     step      INTEGER NOT NULL        -- the index in the line of the move to play from that position
 );
 CREATE INDEX IF NOT EXISTS line_steps_line ON line_steps (line);
+CREATE TABLE IF NOT EXISTS figures (
+    key       TEXT PRIMARY KEY,       -- SHA-256 of a position's JSON (solvers.lines.position_key)
+    game      TEXT NOT NULL,          -- the game's name
+    figure    INTEGER NOT NULL,       -- the solver's difficulty figure (stats["difficulty"])
+    created   REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS figures_created ON figures (created);
 """
 
 
@@ -283,6 +296,27 @@ class Store:
         if not isinstance(moves, list) or not 0 <= row["step"] < len(moves):
             return None
         return str(row["game"]), moves[row["step"]:]
+
+    # -- difficulty figures ---------------------------------------------------------------------------
+
+    def save_figure(self, game: str, key: str, figure: int) -> None:
+        """Keep the solver's difficulty ``figure`` of the position of ``key`` (a game of ``game``), replacing the one
+        kept for it. Only the newest :data:`MAX_FIGURES` figures are kept."""
+        if isinstance(figure, bool) or not isinstance(figure, int) or figure < 0:
+            raise ValueError(f"a difficulty figure is a whole number of states, at least 0, not {figure!r}")
+        with self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO figures (key, game, figure, created) VALUES (?, ?, ?, ?)",
+                       (key, game, figure, time.time()))
+            db.execute("DELETE FROM figures WHERE key IN (SELECT key FROM figures ORDER BY created DESC, rowid DESC"
+                       " LIMIT -1 OFFSET ?)", (MAX_FIGURES,))
+
+    def find_figure(self, key: str) -> tuple[str, int] | None:
+        """The game and the difficulty figure kept for the position of ``key``, or ``None``."""
+        with self._connect() as db:
+            row = db.execute("SELECT game, figure FROM figures WHERE key = ?", (key,)).fetchone()
+        if row is None or not isinstance(row["figure"], int):
+            return None
+        return str(row["game"]), int(row["figure"])
 
     # -- results and statistics ---------------------------------------------------------------------
 

@@ -14,6 +14,11 @@ with it at once; the line is shortened whole afterwards (:class:`QuickLine`: by 
 needs the line next), and only whole lines are kept: the solution shown from a position is as short as
 ``solve`` makes it (``docs/solver.md``, "Eighth session: quick hints").
 
+The cache also keeps the solver's difficulty figure of every position it won from (:meth:`LineCache.put_figure`,
+:meth:`LineCache.figure`; :func:`winning_line` puts it there), in memory and in the store: the web server reads
+a deal's difficulty there, whichever solve of its start position found it (a deal asked for by level, the
+analyst's first look, a hint or the solution), also after a restart.
+
 Lines enter the cache only after the rules engine replayed them (:func:`amber_patience.solvers.solve`
 does); a line read back from the store is replayed again before it is used, so a damaged file costs
 a solver run, never a wrong hint.
@@ -69,6 +74,8 @@ class LineCache:
         self.store = store
         self.size = size
         self._lines: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
+        #: Difficulty figures by position key; ``None``: the store has none for it (until one is put).
+        self._figures: OrderedDict[str, int | None] = OrderedDict()
         self._quick: dict[str, QuickLine] = {}
         self._lock = threading.Lock()
 
@@ -155,6 +162,49 @@ class LineCache:
                 self.store.save_line(position.game.name, keys, [m.to_json() for m in moves])
             except StoreError as exc:
                 log.warning("winning lines: %s", exc)
+
+    def put_figure(self, position: Position, figure: int) -> None:
+        """Keep the solver's difficulty figure (``stats["difficulty"]``) of a position it won from; also in
+        the store, if there is one."""
+        key = position_key(position)
+        self._note_figure(key, figure)
+        if self.store is not None:
+            from ..store import StoreError
+
+            try:
+                self.store.save_figure(position.game.name, key, figure)
+            except StoreError as exc:
+                log.warning("difficulty figures: %s", exc)
+
+    def figure(self, position: Position) -> int | None:
+        """The difficulty figure kept for ``position`` (in memory, else in the store), or ``None``."""
+        key = position_key(position)
+        with self._lock:
+            if key in self._figures:
+                self._figures.move_to_end(key)
+                return self._figures[key]
+        found: int | None = None
+        if self.store is not None:
+            from ..store import StoreError
+
+            try:
+                kept = self.store.find_figure(key)
+            except StoreError as exc:
+                log.warning("difficulty figures: %s", exc)
+                return None  # not remembered as absent: the store may answer next time
+            if kept is not None and kept[0] == position.game.name:
+                found = kept[1]
+        self._note_figure(key, found, replace=False)  # a figure put meanwhile stays
+        with self._lock:
+            return self._figures.get(key, found)
+
+    def _note_figure(self, key: str, figure: int | None, replace: bool = True) -> None:
+        with self._lock:
+            if replace or key not in self._figures:
+                self._figures[key] = figure
+            self._figures.move_to_end(key)
+            while len(self._figures) > self.size:
+                self._figures.popitem(last=False)
 
     def _remember(self, position: Position, moves: list[Move]) -> list[str]:
         line = tuple(moves)
@@ -258,6 +308,8 @@ def winning_line(position: Position, seconds: float | None, cache: LineCache | N
     with slot():
         found = solve(position, time_limit=seconds, quick=True) if quick else solve(position, time_limit=seconds)
     if found.status == "won":
+        if cache is not None and "difficulty" in found.stats:
+            cache.put_figure(position, int(found.stats["difficulty"]))
         if quick and is_quick(found):
             line = QuickLine(position, found, seconds, cache)
             return LineAnswer("won", list(found.moves), stats=dict(found.stats), finish=line.finish)

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import __version__
 from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
 from ..solvers.levels import bands_for
-from ..solvers.lines import Analyst, LineAnswer, LineCache, position_key
+from ..solvers.lines import Analyst, LineAnswer, LineCache
 from ..store import GameRecord, Store, StoreError
 
 #: Largest request body accepted (bytes); larger ones get 413.
@@ -62,8 +62,6 @@ ANALYSIS_SECONDS = 10.0
 #: Solver seconds a deal at most when looking for a deal of a level; a hard candidate may use the rest of the search's
 #: time (a hard deal is one that takes long: Pattern's take 5-20 s on a loaded machine).
 DEAL_SECONDS: dict[str, float | None] = {"winnable": 5.0, "easy": 5.0, "hard": None}
-#: Difficulty figures of solved deals kept in memory (``GameState.difficulty``; not in the store).
-FIGURES_SIZE = 10_000
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
 SOLVER_SLOTS = 2
 
@@ -303,8 +301,6 @@ class GameService:
         self.lines = LineCache(store)
         #: Looks for a line from each position a game reaches, in the background.
         self.analyst = Analyst(self.lines, analysis_seconds, self.background_slot)
-        #: The difficulty figures of the deals solved to find a deal (by the key of the start position).
-        self.figures: OrderedDict[str, int] = OrderedDict()
 
     def winning_line(self, position: Position, seconds: float, *, quick: bool = False) -> LineAnswer:
         """A winning line from ``position``: from the lines already found (waiting for the analyst
@@ -479,7 +475,8 @@ class GameService:
     def find_deal(self, game: Game, number: int, level: str, *, explicit: bool) -> int:
         """The first deal at or after ``number`` that the solver wins (as a deal of ``level``: winnable, easy or
         hard; :func:`amber_patience.solvers.levels.find_deal`), within the time budget. Its winning line goes
-        into the line cache (the first hint is ready) and its figure into :attr:`figures`. A hard deal asked for at
+        into the line cache (the first hint is ready), and the figure of every deal won on the way with the lines (the
+        deal's difficulty, :meth:`difficulty`). A hard deal asked for at
         random is first looked for among the bands' hard deals (:attr:`~amber_patience.solvers.levels.Bands.hard_deals`,
         in a random order): most deals are not hard, and a search through them rarely ends within the time."""
         from ..solvers import levels
@@ -490,7 +487,10 @@ class GameService:
             from .. import solvers
 
             with self.solver_slot():
-                return solvers.solve(position, **limits)
+                found = solvers.solve(position, **limits)
+            if found.status == "won" and "difficulty" in found.stats:
+                self.lines.put_figure(position, int(found.stats["difficulty"]))
+            return found
 
         def failed(n: int, exc: Exception) -> None:
             if isinstance(exc, ApiError):
@@ -516,25 +516,18 @@ class GameService:
             raise ApiError(503, f"no deal of {game.title()} {what} in {self.winnable_seconds:g} s "
                                 f"({exc.tried} deals tried {where}); try again or ask for any deal") from None
         self.lines.put(found.position, list(found.solution.moves))  # the first hint of this deal is ready
-        self.remember_figure(found.position, found.figure)
         return found.number
 
-    def remember_figure(self, start: Position, figure: int) -> None:
-        """Keep the difficulty figure of a deal the server solved (by its exact start position)."""
-        key = position_key(start)
-        with self.lock:
-            self.figures[key] = figure
-            self.figures.move_to_end(key)
-            while len(self.figures) > FIGURES_SIZE:
-                self.figures.popitem(last=False)
-
     def difficulty(self, session: Session) -> dict[str, Any] | None:
-        """The difficulty of a game's deal (its figure and band), when the server solved the deal."""
+        """The difficulty of a game's deal (its figure and band), when the server has solved its start position
+        (looking for a deal, or for a line from the start: the analyst, a hint, the solution), in this run or an
+        earlier one (the figures are kept with the lines, :meth:`LineCache.figure`)."""
         from ..solvers.levels import difficulty_info
 
         cached = session.difficulty
-        if cached is None or cached[0] is not session.start:  # new, or its start cards were chosen since
-            figure = self.figures.get(position_key(session.start))
+        if cached is None or cached[0] is not session.start or cached[1] is None:
+            # new, its start cards chosen since, or not known when last asked (a solve since may have found it)
+            figure = self.lines.figure(session.start)
             cached = session.difficulty = (session.start,
                                            None if figure is None else difficulty_info(session.game, figure))
         return cached[1]
