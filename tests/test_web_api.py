@@ -165,6 +165,60 @@ def test_a_hint_from_the_start_finds_the_deals_difficulty(client: TestClient) ->
     assert difficulty["level"] in ("easy", "medium", "hard")
 
 
+def test_a_deal_whose_line_and_figure_are_kept_is_judged_without_the_solver(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amber_patience import solvers
+
+    app = create_app(db)
+    client = TestClient(app)
+    first = new_game(client, "path-36", 40, level="winnable")
+    app.state.service.wait_prepared()
+    assert app.state.service.prepared == {}  # preparing is off unless asked for (serve turns it on)
+
+    def no_solver(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the solver ran")
+
+    monkeypatch.setattr(solvers, "solve", no_solver)
+    again = new_game(client, "path-36", 40, level="winnable")
+    assert (again["deal"], again["difficulty"]) == (first["deal"], first["difficulty"])
+    restarted = TestClient(create_app(db))  # the line and the figure read back from the database
+    later = new_game(restarted, "path-36", 40, level="winnable")
+    assert (later["deal"], later["difficulty"]) == (first["deal"], first["difficulty"])
+    assert restarted.get(f"/api/games/{later['id']}/hint").status_code == 200  # along the kept line
+
+
+def test_the_next_deal_of_a_level_asked_for_at_random_is_prepared_in_the_background(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amber_patience import solvers
+    from amber_patience.solvers.levels import bands_for
+    from amber_patience.solvers.lines import position_key
+
+    app = create_app(db, prepare_seconds=120)
+    client = TestClient(app)
+    service = app.state.service
+    first = new_game(client, "path-36", None, level="hard")
+    service.wait_prepared(300)
+    key = ("path-36", "{}", "hard")
+    ready = service.prepared[key]
+    bands = bands_for("path-36")
+    assert bands is not None and ready != first["deal"]
+    start = get_game("path-36").deal(ready)
+    assert service.lines.knows(start) and (service.lines.figure(start) or 0) >= bands.upper
+    solved: list[str] = []
+    real = solvers.solve
+
+    def counted(position: Any, **limits: Any) -> Any:
+        solved.append(position_key(position))
+        return real(position, **limits)
+
+    monkeypatch.setattr(solvers, "solve", counted)
+    second = new_game(client, "path-36", None, level="hard")
+    assert second["deal"] == ready and second["difficulty"]["level"] == "hard"
+    assert position_key(start) not in solved  # taken from its kept line and figure, not solved again
+    service.wait_prepared(300)  # and the next one is prepared
+    assert service.prepared[key] not in (ready, first["deal"])  # no deal dealt at random before
+
+
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_new_easy_or_hard_deal_is_of_that_level(client: TestClient, level: str) -> None:
     from amber_patience.solvers import solve

@@ -28,7 +28,7 @@ import time
 import webbrowser
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +44,7 @@ from .. import __version__
 from ..games import GAME_NAMES, Game, GameError, IllegalMoveError, MalformedError, Move, Position, get_game
 from ..solvers.levels import bands_for
 from ..solvers.lines import Analyst, LineAnswer, LineCache
-from ..store import GameRecord, Store, StoreError
+from ..store import GameRecord, Store, StoreError, options_key
 
 #: Largest request body accepted (bytes); larger ones get 413.
 MAX_BODY_BYTES = 256 * 1024
@@ -62,6 +62,9 @@ ANALYSIS_SECONDS = 10.0
 #: Solver seconds a deal at most when looking for a deal of a level; a hard candidate may use the rest of the search's
 #: time (a hard deal is one that takes long: Pattern's take 5-20 s on a loaded machine).
 DEAL_SECONDS: dict[str, float | None] = {"winnable": 5.0, "easy": 5.0, "hard": None}
+#: Seconds the server may spend, in the background, preparing the next deal of a level that a player asked for at
+#: random (``serve``, with the analyst; 0 turns it off): the next such request takes it at once.
+PREPARE_SECONDS = 300.0
 #: Solver runs at the same time (the machine's cores are few; more requests wait their turn).
 SOLVER_SLOTS = 2
 
@@ -285,8 +288,15 @@ class GameService:
     """The games: created, played, stored and rebuilt; thread-safe (one lock for the state)."""
 
     def __init__(self, store: Store, *, hint_seconds: float, solution_seconds: float,
-                 winnable_seconds: float, analysis_seconds: float = 0.0) -> None:
+                 winnable_seconds: float, analysis_seconds: float = 0.0, prepare_seconds: float = 0.0) -> None:
         self.store = store
+        self.prepare_seconds = prepare_seconds
+        #: Deals prepared in the background (:meth:`prepare_later`), by (game, options, level): their lines and
+        #: figures are kept, so the next request for that level at random takes one without a search.
+        self.prepared: dict[tuple[str, str, str], int] = {}
+        self._preparing: dict[tuple[str, str, str], threading.Thread] = {}
+        #: The deals dealt at random by level in this run (the preparing leaves them out).
+        self._dealt: dict[tuple[str, str, str], set[int]] = {}
         self.hint_seconds = hint_seconds
         self.solution_seconds = solution_seconds
         self.winnable_seconds = winnable_seconds
@@ -461,7 +471,14 @@ class GameService:
             1, RANDOM_DEALS)
         level = "winnable" if body.level == "any" and body.winnable else body.level
         if level != "any":
-            number = self.find_deal(game, number, level, explicit=explicit)
+            key = (game.name, options_key(game.options), level)
+            with self.lock:
+                ready = None if explicit else self.prepared.pop(key, None)
+            number = self.find_deal(game, number, level, explicit=explicit, ready=ready)
+            if not explicit:
+                with self.lock:
+                    self._dealt.setdefault(key, set()).add(number)
+                self.prepare_later(game, level)
         start = self._deal(game, number, None)
         now = self.clock()
         record = GameRecord(id=secrets.token_hex(8), game=game.name, options=dict(game.options), deal=number,
@@ -472,25 +489,24 @@ class GameService:
             self._save(session)
         return session
 
-    def find_deal(self, game: Game, number: int, level: str, *, explicit: bool) -> int:
+    def find_deal(self, game: Game, number: int, level: str, *, explicit: bool, ready: int | None = None) -> int:
         """The first deal at or after ``number`` that the solver wins (as a deal of ``level``: winnable, easy or
         hard; :func:`amber_patience.solvers.levels.find_deal`), within the time budget. Its winning line goes
         into the line cache (the first hint is ready), and the figure of every deal won on the way with the lines (the
         deal's difficulty, :meth:`difficulty`). A hard deal asked for at
         random is first looked for among the bands' hard deals (:attr:`~amber_patience.solvers.levels.Bands.hard_deals`,
-        in a random order): most deals are not hard, and a search through them rarely ends within the time."""
+        in a random order): most deals are not hard, and a search through them rarely ends within the time. A deal
+        ``ready`` (prepared in the background, :meth:`prepare_later`) is tried first of all. A deal whose line and
+        figure are kept (:meth:`solve_deal`) is judged without the solver."""
         from ..solvers import levels
 
         first = levels.hard_deals_first(game) if level == "hard" and not explicit else []
+        listed = len(first)
+        if ready is not None:
+            first = [ready, *first]
 
         def solve(position: Position, **limits: Any) -> Any:
-            from .. import solvers
-
-            with self.solver_slot():
-                found = solvers.solve(position, **limits)
-            if found.status == "won" and "difficulty" in found.stats:
-                self.lines.put_figure(position, int(found.stats["difficulty"]))
-            return found
+            return self.solve_deal(position, self.solver_slot, **limits)
 
         def failed(n: int, exc: Exception) -> None:
             if isinstance(exc, ApiError):
@@ -510,13 +526,81 @@ class GameService:
             raise ApiError(422, str(exc)) from None
         except levels.DealNotFound as exc:
             where = f"from deal {number}" if explicit else f"from random deal {number}"
-            if first:
-                where = f"among the {len(first)} hard deals of the calibration, then {where}"
+            if listed:
+                where = f"among the {listed} hard deals of the calibration, then {where}"
             what = "proved winnable" if level == "winnable" else f"found {level}"
             raise ApiError(503, f"no deal of {game.title()} {what} in {self.winnable_seconds:g} s "
                                 f"({exc.tried} deals tried {where}); try again or ask for any deal") from None
         self.lines.put(found.position, list(found.solution.moves))  # the first hint of this deal is ready
         return found.number
+
+    def solve_deal(self, position: Position, slot: Callable[[], AbstractContextManager[Any]], **limits: Any) -> Any:
+        """The solver's answer for a deal's start ``position`` as :func:`~amber_patience.solvers.levels.find_deal`
+        judges it: from the line and the difficulty figure kept for it when both are (the line replayed by the
+        rules when read back; ``stats["known"]``), else from the solver (run in ``slot()``), whose figure is then
+        kept with the lines."""
+        from .. import solvers
+
+        figure = self.lines.figure(position)
+        if figure is not None:
+            known = self.lines.get(position)
+            if known:
+                return solvers.Solution("won", known, {"difficulty": figure, "nodes": figure, "known": True})
+        with slot():
+            found = solvers.solve(position, **limits)
+        if found.status == "won" and "difficulty" in found.stats:
+            self.lines.put_figure(position, int(found.stats["difficulty"]))
+        return found
+
+    def prepare_later(self, game: Game, level: str) -> None:
+        """Find the next deal of ``level`` at random in a background thread (waiting its turn for a solver slot,
+        for at most :attr:`prepare_seconds`; the bands' hard deals first for ``hard``, as :meth:`find_deal` does,
+        but none dealt at random for that level in this run), keep its line and figure, and put its number in
+        :attr:`prepared` for the next request of that level at random. Nothing when preparing is off, or a deal of
+        that level is prepared or being prepared already."""
+        if self.prepare_seconds <= 0:
+            return
+        from ..solvers import levels
+
+        key = (game.name, options_key(game.options), level)
+        with self.lock:
+            if key in self.prepared or key in self._preparing:
+                return
+            dealt = set(self._dealt.get(key, ()))
+            first = [n for n in levels.hard_deals_first(game) if n not in dealt] if level == "hard" else []
+            start = random.SystemRandom().randrange(1, RANDOM_DEALS)
+
+            def solve(position: Position, **limits: Any) -> Any:
+                return self.solve_deal(position, self.background_slot, **limits)
+
+            def work() -> None:
+                try:
+                    found = levels.find_deal(game, start, level=level, time_limit=DEAL_SECONDS[level], solve=solve,
+                                             deadline=time.monotonic() + self.prepare_seconds, last=MAX_DEAL,
+                                             first=first, on_error=lambda n, exc: log.error(
+                                                 "the %s solver failed on deal %s", game.name, n, exc_info=exc))
+                    if found.number not in dealt:
+                        self.lines.put(found.position, list(found.solution.moves))
+                        with self.lock:
+                            self.prepared[key] = found.number
+                except levels.DealNotFound:
+                    log.info("no %s deal of %s prepared in %g s", level, game.name, self.prepare_seconds)
+                except Exception:
+                    log.exception("preparing a %s deal of %s failed", level, game.name)
+                finally:
+                    with self.lock:
+                        self._preparing.pop(key, None)
+
+            thread = threading.Thread(target=work, name="amber-prepare", daemon=True)
+            self._preparing[key] = thread
+        thread.start()
+
+    def wait_prepared(self, timeout: float | None = None) -> None:
+        """Wait until the deals being prepared in the background are found (or given up)."""
+        with self.lock:
+            threads = list(self._preparing.values())
+        for thread in threads:
+            thread.join(timeout)
 
     def difficulty(self, session: Session) -> dict[str, Any] | None:
         """The difficulty of a game's deal (its figure and band), when the server has solved its start position
@@ -894,15 +978,19 @@ def _validation_detail(exc: RequestValidationError) -> str:
 
 def create_app(db_path: str | Path | None = None, *, allowed_hosts: list[str] | None = None,
                hint_seconds: float = 5.0, solution_seconds: float = 15.0, winnable_seconds: float = 20.0,
-               analysis_seconds: float = 0.0, static_dir: str | Path | None = None) -> FastAPI:
+               analysis_seconds: float = 0.0, prepare_seconds: float = 0.0,
+               static_dir: str | Path | None = None) -> FastAPI:
     """The FastAPI app, storing games in ``db_path`` (default: ``$AMBER_PATIENCE_DB`` or the user's
     data directory). ``allowed_hosts`` adds Host names (``name:port``) the server answers for.
     ``analysis_seconds`` > 0 starts the background analyst (:class:`~amber_patience.solvers.lines.Analyst`):
     :func:`serve` turns it on with :data:`ANALYSIS_SECONDS`; it is off by default so that tests
-    and embedders run no solver they did not ask for."""
+    and embedders run no solver they did not ask for. ``prepare_seconds`` > 0 prepares the next deal of a level
+    asked for at random in the background (:meth:`GameService.prepare_later`; :func:`serve`: :data:`PREPARE_SECONDS`
+    when the analyst is on, off by default likewise)."""
     store = Store(db_path)
     service = GameService(store, hint_seconds=hint_seconds, solution_seconds=solution_seconds,
-                          winnable_seconds=winnable_seconds, analysis_seconds=analysis_seconds)
+                          winnable_seconds=winnable_seconds, analysis_seconds=analysis_seconds,
+                          prepare_seconds=prepare_seconds)
     catalogue = game_catalogue()
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -1067,7 +1155,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     url = f"http://{shown}:{port}/"
     try:
-        app = create_app(db_path, allowed_hosts=allowed_hosts, analysis_seconds=analysis_seconds)
+        app = create_app(db_path, allowed_hosts=allowed_hosts, analysis_seconds=analysis_seconds,
+                         prepare_seconds=PREPARE_SECONDS if analysis_seconds > 0 else 0.0)
     except StoreError as exc:
         sock.close()
         raise SystemExit(str(exc)) from None
