@@ -219,6 +219,22 @@ def test_the_next_deal_of_a_level_asked_for_at_random_is_prepared_in_the_backgro
     assert service.prepared[key] not in (ready, first["deal"])  # no deal dealt at random before
 
 
+def test_a_level_not_found_in_time_is_looked_for_in_the_background_for_the_next_request(db: Path) -> None:
+    # no time to solve a deal in the request (one deal is tried for 0.05 s: a hard Pattern deal takes seconds)
+    app = create_app(db, prepare_seconds=300, winnable_seconds=0.0)
+    client = TestClient(app)
+    refused = client.post("/api/games", json={"game": "pattern", "level": "hard"})
+    assert refused.status_code == 503
+    assert "try again (the server goes on looking in the background) or ask for any deal" in refused.json()["detail"]
+    app.state.service.wait_prepared(300)
+    ready = app.state.service.prepared[("pattern", "{}", "hard")]
+    again = new_game(client, "pattern", None, level="hard")  # judged from the kept line and figure: no time needed
+    assert again["deal"] == ready and again["difficulty"]["level"] == "hard"
+    plain = TestClient(create_app(db, winnable_seconds=0.0))  # preparing off: the message does not promise it
+    detail = plain.post("/api/games", json={"game": "path-36", "level": "easy"}).json()["detail"]
+    assert "try again or ask for any deal" in detail
+
+
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_new_easy_or_hard_deal_is_of_that_level(client: TestClient, level: str) -> None:
     from amber_patience.solvers import solve

@@ -529,8 +529,12 @@ class GameService:
             if listed:
                 where = f"among the {listed} hard deals of the calibration, then {where}"
             what = "proved winnable" if level == "winnable" else f"found {level}"
+            later = ""
+            if not explicit and self.prepare_seconds > 0:
+                self.prepare_later(game, level)  # so that asking again soon takes the deal found meanwhile
+                later = " (the server goes on looking in the background)"
             raise ApiError(503, f"no deal of {game.title()} {what} in {self.winnable_seconds:g} s "
-                                f"({exc.tried} deals tried {where}); try again or ask for any deal") from None
+                                f"({exc.tried} deals tried {where}); try again{later} or ask for any deal") from None
         self.lines.put(found.position, list(found.solution.moves))  # the first hint of this deal is ready
         return found.number
 
