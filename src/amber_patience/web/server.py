@@ -492,12 +492,12 @@ class GameService:
     def find_deal(self, game: Game, number: int, level: str, *, explicit: bool, ready: int | None = None) -> int:
         """The first deal at or after ``number`` that the solver wins (as a deal of ``level``: winnable, easy or
         hard; :func:`amber_patience.solvers.levels.find_deal`), within the time budget. Its winning line goes
-        into the line cache (the first hint is ready), and the figure of every deal won on the way with the lines (the
-        deal's difficulty, :meth:`difficulty`). A hard deal asked for at
-        random is first looked for among the bands' hard deals (:attr:`~amber_patience.solvers.levels.Bands.hard_deals`,
-        in a random order): most deals are not hard, and a search through them rarely ends within the time. A deal
-        ``ready`` (prepared in the background, :meth:`prepare_later`) is tried first of all. A deal whose line and
-        figure are kept (:meth:`solve_deal`) is judged without the solver."""
+        into the line cache (the first hint is ready); the figure of every deal won on the way is kept with the
+        lines (the deal's difficulty, :meth:`difficulty`). A hard deal asked for at random is first looked for
+        among the bands' hard deals (:attr:`~amber_patience.solvers.levels.Bands.hard_deals`, in a random order):
+        most deals are not hard, and a search through them rarely ends within the time. A deal ``ready``
+        (prepared in the background, :meth:`prepare_later`) is tried first of all. A deal whose line and figure
+        are kept (:meth:`solve_deal`) is judged without the solver."""
         from ..solvers import levels
 
         first = levels.hard_deals_first(game) if level == "hard" and not explicit else []
@@ -571,31 +571,36 @@ class GameService:
             if key in self.prepared or key in self._preparing:
                 return
             dealt = set(self._dealt.get(key, ()))
-            first = [n for n in levels.hard_deals_first(game) if n not in dealt] if level == "hard" else []
-            start = random.SystemRandom().randrange(1, RANDOM_DEALS)
+        first = [n for n in levels.hard_deals_first(game) if n not in dealt] if level == "hard" else []
+        start = random.SystemRandom().randrange(1, RANDOM_DEALS)
 
-            def solve(position: Position, **limits: Any) -> Any:
-                return self.solve_deal(position, self.background_slot, **limits)
+        def solve(position: Position, **limits: Any) -> Any:
+            return self.solve_deal(position, self.background_slot, **limits)
 
-            def work() -> None:
-                try:
-                    found = levels.find_deal(game, start, level=level, time_limit=DEAL_SECONDS[level], solve=solve,
-                                             deadline=time.monotonic() + self.prepare_seconds, last=MAX_DEAL,
-                                             first=first, on_error=lambda n, exc: log.error(
-                                                 "the %s solver failed on deal %s", game.name, n, exc_info=exc))
-                    if found.number not in dealt:
-                        self.lines.put(found.position, list(found.solution.moves))
-                        with self.lock:
-                            self.prepared[key] = found.number
-                except levels.DealNotFound:
-                    log.info("no %s deal of %s prepared in %g s", level, game.name, self.prepare_seconds)
-                except Exception:
-                    log.exception("preparing a %s deal of %s failed", level, game.name)
-                finally:
+        def failed(n: int, exc: Exception) -> None:
+            log.error("the %s solver failed on deal %s", game.name, n, exc_info=exc)  # proves nothing: go on
+
+        def work() -> None:
+            try:
+                found = levels.find_deal(game, start, level=level, deadline=time.monotonic() + self.prepare_seconds,
+                                         time_limit=DEAL_SECONDS[level], solve=solve, last=MAX_DEAL, on_error=failed,
+                                         first=first)
+                if found.number not in dealt:
+                    self.lines.put(found.position, list(found.solution.moves))
                     with self.lock:
-                        self._preparing.pop(key, None)
+                        self.prepared[key] = found.number
+            except levels.DealNotFound:
+                log.info("no %s deal of %s prepared in %g s", level, game.name, self.prepare_seconds)
+            except Exception:
+                log.exception("preparing a %s deal of %s failed", level, game.name)
+            finally:
+                with self.lock:
+                    self._preparing.pop(key, None)
 
-            thread = threading.Thread(target=work, name="amber-prepare", daemon=True)
+        thread = threading.Thread(target=work, name="amber-prepare", daemon=True)
+        with self.lock:
+            if key in self.prepared or key in self._preparing:
+                return  # another request started one meanwhile
             self._preparing[key] = thread
         thread.start()
 
