@@ -230,9 +230,10 @@ def test_a_level_not_found_in_time_is_looked_for_in_the_background_for_the_next_
     ready = app.state.service.prepared[("pattern", "{}", "hard")]
     again = new_game(client, "pattern", None, level="hard")  # judged from the kept line and figure: no time needed
     assert again["deal"] == ready and again["difficulty"]["level"] == "hard"
-    plain = TestClient(create_app(db, winnable_seconds=0.0))  # preparing off: the message does not promise it
-    detail = plain.post("/api/games", json={"game": "path-36", "level": "easy"}).json()["detail"]
-    assert "try again or ask for any deal" in detail
+    # preparing off (and nothing kept yet): the message does not promise it
+    plain = TestClient(create_app(db.with_name("plain.sqlite3"), winnable_seconds=0.0))
+    refused = plain.post("/api/games", json={"game": "pattern", "level": "hard"})
+    assert refused.status_code == 503 and "try again or ask for any deal" in refused.json()["detail"]
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
