@@ -126,24 +126,7 @@ def test_wins_games_in_progress(number: int, steps: int, seed: int) -> None:
     assert replay(position, solution.moves).is_won()
 
 
-def test_keeps_the_shortest_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(amber_kolvir, "GOOD", 0.0)  # always try the next attempt
-    monkeypatch.setattr(amber_kolvir, "MORE_BELOW", 10**6)
-    board = amber._Board(GAME.deal(15))
-    lengths = []
-    for k, settings_list in enumerate(amber_kolvir.ATTEMPTS):
-        cap = amber_kolvir.FIRST_NODES if k == 0 else amber_kolvir.MORE_NODES
-        path = amber_kolvir._attempt(board, GAME, settings_list, amber._Budget(None, cap))
-        assert path is not None
-        lengths.append(len(shorten(board, path, None)))
-    budget = amber._Budget(None, 10**6)
-    found = amber_kolvir.plan_kolvir(board, GAME, budget)
-    assert found is not None and len(found) == min(lengths)
-    assert budget.used > 0
-
-
-def test_stops_after_a_good_first_solution(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(amber_kolvir, "GOOD", 100.0)  # any solution is good enough
+def test_the_first_attempt_that_wins_is_returned_as_found() -> None:
     board = amber._Board(GAME.deal(15))
     first = amber_kolvir.ATTEMPTS[0]
     alone = amber._Budget(None, amber_kolvir.FIRST_NODES)
@@ -151,8 +134,25 @@ def test_stops_after_a_good_first_solution(monkeypatch: pytest.MonkeyPatch) -> N
     assert path is not None
     budget = amber._Budget(None, 10**6)
     found = amber_kolvir.plan_kolvir(board, GAME, budget)
-    assert found == shorten(board, path, None)
+    assert found == path  # not shortened, and no later attempt: amber.solve shortens it
     assert budget.used == alone.used
+    assert len(shorten(board, path, None)) < len(path)  # there was something to shorten
+
+
+def test_solve_shortens_kolvir_like_every_layout_and_a_quick_solve_only_the_first_swaps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber, "can_race", lambda: False)  # one process: the planner's own attempts in turn
+    position = GAME.deal(15)
+    board = amber._Board(position)
+    path = amber_kolvir.plan_kolvir(board, GAME, amber._Budget(None, 10**6))
+    assert path is not None
+    whole = amber.solve(position, node_limit=10**6)
+    assert whole.stats["found_length"] == len(path)
+    assert [(m.a, m.b) for m in whole.moves] == shorten(board, path, None, "kolvir")
+    quick = amber.solve(position, node_limit=10**6, shorten_first=32)
+    assert quick.stats["shortened_first"] == 32 and quick.stats["found_first"] == [list(s) for s in path[:32]]
+    assert [(m.a, m.b) for m in quick.moves[len(quick.moves) - (len(path) - 32):]] == path[32:]
+    assert amber.finish(position, quick).moves == whole.moves
 
 
 def test_an_exhausted_budget_gives_none() -> None:

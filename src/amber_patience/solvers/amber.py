@@ -1257,7 +1257,7 @@ def _orphan_watch(parent: int) -> None:
 #: Seconds past the deadline that the parent of a race still waits for a racer's answer. A racer checks the
 #: deadline as it searches, so only a stuck one (forked from a threaded server while another thread held a
 #: lock it then needs) stays silent longer: it is stopped, and the race has found nothing. (A plan may run a
-#: little past the deadline: Kolvir shortens its last solution for at least 0.5 s; a busy machine slows it.)
+#: little past the deadline, the last state it expands; a busy machine slows it.)
 RACE_GRACE = 5.0
 
 
@@ -1354,9 +1354,6 @@ def _gather_kw(board: _Board, parts: Iterable[Iterable[int]], free: list[int]) -
 #: or ``None``, like :func:`_plan`.
 PLANNERS: dict[str, tuple[str, str]] = {"pattern": ("amber_pattern", "plan_pattern"),
                                         "kolvir": ("amber_kolvir", "plan_kolvir")}
-#: Planners that return their solutions already shortened (Kolvir's compares its attempts' shortened lengths):
-#: :func:`solve` does not shorten them again (a second pass finds nothing and costs 0.1-0.2 s CPU a deal).
-SHORTENED = {"kolvir"}
 
 
 #: Layouts whose plans backtrack (see :func:`_run_steps`), and the first budget of the steps after a gather.
@@ -1409,12 +1406,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
         stats.update(seconds=time.perf_counter() - t0, nodes=budget.used, difficulty=budget.used,
                      reason=proof.reason(), reachable=proof.reached)
         return Solution("lost", [], stats)
-    if path is not None and shorten_first is not None and position.game.name not in SHORTENED:
+    if path is not None and shorten_first is not None:
         head = path[:shorten_first]
         stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
         path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
                         position.game.name) if head else []) + path[shorten_first:]
-    elif path is not None and position.game.name not in SHORTENED:
+    elif path is not None:
         stats["found_length"] = len(path)
         path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
                        position.game.name)

@@ -8,18 +8,17 @@ two halves of the bottom block, then sort each region); what differs:
   cycles). The gathering is ``amber``'s weighted best-first search whose cost ``g`` adds
   ``Setting.charge_lone`` for each merge through the lone cell and ``Setting.charge_other`` for each other
   merge.
-* **Attempts, the shortest kept.** :func:`plan_kolvir` runs the attempts of ``ATTEMPTS`` (the gathering's
-  settings) and shortens each solution (``amber_shorten.shorten``); a second attempt runs only
-  when the first solution is longer than ``GOOD`` x the lower bound and it was cheap.
+* **Attempts in turn.** :func:`plan_kolvir` runs the attempts of ``ATTEMPTS`` (the gathering's settings) in
+  turn until one wins, and returns its path as found: :func:`amber.solve` shortens it, as it does every other
+  layout's (thirteenth session: the planner no longer shortens each attempt and tries a second one for length;
+  the same median length, a third less CPU, and a quick hint need not wait for a shortening,
+  ``docs/solver-kolvir.md``).
 """
 
 from __future__ import annotations
 
-import time
-
 from ..games.amber import AmberGame
 from .amber import Setting, _Board, _Budget, _gather_kw, _phase, plan_for, settings_for
-from .amber_shorten import shorten
 
 Path = list[tuple[int, int]]
 
@@ -33,13 +32,8 @@ def _gathering(weight: float, lone: float, other: float) -> list[Setting]:
 
 #: The attempts in turn: the gathering's settings.
 ATTEMPTS: list[list[Setting]] = [_gathering(1.5, 3, 5), _gathering(2, 2, 8)]
-#: While no attempt has won, each but the last has at most this many states (the last has the rest).
+#: Each attempt but the last has at most this many states (the last has the rest).
 FIRST_NODES = 2000
-#: After a win, the next attempt runs only while the shortest solution is longer than this many times the lower
-#: bound and fewer states than ``MORE_BELOW`` were spent so far; it has at most ``MORE_NODES`` states.
-GOOD = 2.0
-MORE_BELOW = 3000
-MORE_NODES = 6000
 
 
 def _attempt(board: _Board, game: AmberGame, settings: list[Setting], budget: _Budget) -> Path | None:
@@ -63,32 +57,16 @@ def _attempt(board: _Board, game: AmberGame, settings: list[Setting], budget: _B
 
 def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget, attempts: list[list[Setting]] | None = None
                 ) -> Path | None:
-    """The swaps that win Mount Kolvir from ``board.start``, or ``None``.
-
-    The attempts of ``ATTEMPTS`` in turn, each shortened (:func:`~amber_shorten.shorten`): while none has
-    won, each has at most ``FIRST_NODES`` states (the last one the whole budget left); after a win, the next
-    runs only while the shortest solution is longer than ``GOOD`` x the lower bound and fewer than
-    ``MORE_BELOW`` states were spent, with at most ``MORE_NODES`` states. The shortest solution is returned."""
-    bound = board.bound(board.start)
-    best: Path | None = None
+    """The swaps that win Mount Kolvir from ``board.start``, or ``None``: the attempts of ``ATTEMPTS`` (or
+    ``attempts``) in turn, each but the last with at most ``FIRST_NODES`` states (the last with the whole budget
+    left), until one wins; its path as found (:func:`amber.solve` shortens it)."""
     attempts = ATTEMPTS if attempts is None else attempts
     for k, settings in enumerate(attempts):
-        if best is None:
-            cap = None if k == len(attempts) - 1 else FIRST_NODES
-        elif len(best) <= GOOD * bound or budget.used >= MORE_BELOW:
-            break
-        else:
-            cap = MORE_NODES
-        if cap is None:
-            path = _attempt(board, game, settings, budget)  # the whole budget left
-        else:
-            sub = _Budget(budget.deadline, budget.left(cap))
-            path = _attempt(board, game, settings, sub)
-            budget.used += sub.used
-        if path is None:
-            continue
-        deadline = None if budget.deadline is None else max(budget.deadline, time.perf_counter() + 0.5)
-        path = shorten(board, path, deadline, game.name)
-        if best is None or len(path) < len(best):
-            best = path
-    return best
+        if k == len(attempts) - 1:
+            return _attempt(board, game, settings, budget)  # the whole budget left
+        sub = _Budget(budget.deadline, budget.left(FIRST_NODES))
+        path = _attempt(board, game, settings, sub)
+        budget.used += sub.used
+        if path is not None:
+            return path
+    return None
