@@ -1186,11 +1186,18 @@ WEIGHTS = {"path": 1.5, "path-52": 1.5, "path-36": 1.5}
 def _plan(board: _Board, game: AmberGame, budget: _Budget, plans: Plans | None = None
           ) -> list[tuple[int, int]] | None:
     """Run ``plans`` (by default :func:`plans_for`'s) in turn, each within its cap, until one wins."""
-    for steps, cap in plans_for(game, board) if plans is None else plans:
+    return in_turn(((functools.partial(_run_plan, board, game, steps), cap)
+                    for steps, cap in (plans_for(game, board) if plans is None else plans)), budget)
+
+
+def in_turn(runs: Iterable[tuple[Callable[[_Budget], Path | None], int | None]], budget: _Budget) -> Path | None:
+    """Each of ``runs`` (a run within a budget, and its cap of states) in turn until one wins: its path, or ``None``.
+    A run with the cap ``None`` has the whole budget left, and is the last."""
+    for run, cap in runs:
         if cap is None:
-            return _run_plan(board, game, steps, budget)
+            return run(budget)
         sub = _Budget(budget.deadline, budget.left(cap))
-        path = _run_plan(board, game, steps, sub)
+        path = run(sub)
         budget.used += sub.used
         if path is not None:
             return path

@@ -17,8 +17,10 @@ two halves of the bottom block, then sort each region); what differs:
 
 from __future__ import annotations
 
+import functools
+
 from ..games.amber import AmberGame
-from .amber import Setting, _Board, _Budget, _gather_kw, _phase, plan_for, settings_for
+from .amber import Setting, _Board, _Budget, _gather_kw, _phase, in_turn, plan_for, settings_for
 
 Path = list[tuple[int, int]]
 
@@ -61,12 +63,6 @@ def plan_kolvir(board: _Board, game: AmberGame, budget: _Budget, attempts: list[
     ``attempts``) in turn, each but the last with at most ``FIRST_NODES`` states (the last with the whole budget
     left), until one wins; its path as found (:func:`amber.solve` shortens it)."""
     attempts = ATTEMPTS if attempts is None else attempts
-    for k, settings in enumerate(attempts):
-        if k == len(attempts) - 1:
-            return _attempt(board, game, settings, budget)  # the whole budget left
-        sub = _Budget(budget.deadline, budget.left(FIRST_NODES))
-        path = _attempt(board, game, settings, sub)
-        budget.used += sub.used
-        if path is not None:
-            return path
-    return None
+    last = len(attempts) - 1
+    return in_turn([(functools.partial(_attempt, board, game, settings), None if k == last else FIRST_NODES)
+                    for k, settings in enumerate(attempts)], budget)
