@@ -194,17 +194,19 @@ class LineCache:
                 return None  # not remembered as absent: the store may answer next time
             if kept is not None and kept[0] == position.game.name:
                 found = kept[1]
-        self._note_figure(key, found, replace=False)  # a figure put meanwhile stays
-        with self._lock:
-            return self._figures.get(key, found)
+        return self._note_figure(key, found, replace=False)  # a figure put meanwhile stays
 
-    def _note_figure(self, key: str, figure: int | None, replace: bool = True) -> None:
+    def _note_figure(self, key: str, figure: int | None, replace: bool = True) -> int | None:
+        """Remember ``figure`` for ``key`` (unless ``replace`` is off and one is remembered); the one remembered."""
         with self._lock:
             if replace or key not in self._figures:
                 self._figures[key] = figure
+            else:
+                figure = self._figures[key]
             self._figures.move_to_end(key)
             while len(self._figures) > self.size:
                 self._figures.popitem(last=False)
+            return figure
 
     def _remember(self, position: Position, moves: list[Move]) -> list[str]:
         line = tuple(moves)

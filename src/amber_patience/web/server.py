@@ -284,6 +284,14 @@ def _check_number(number: int) -> int:
     return number
 
 
+#: A game, its options and a level: what a deal prepared in the background is for (:meth:`GameService.prepare_later`).
+LevelKey = tuple[str, str, str]
+
+
+def _level_key(game: Game, level: str) -> LevelKey:
+    return game.name, options_key(game.options), level
+
+
 class GameService:
     """The games: created, played, stored and rebuilt; thread-safe (one lock for the state)."""
 
@@ -293,10 +301,10 @@ class GameService:
         self.prepare_seconds = prepare_seconds
         #: Deals prepared in the background (:meth:`prepare_later`), by (game, options, level): their lines and
         #: figures are kept, so the next request for that level at random takes one without a search.
-        self.prepared: dict[tuple[str, str, str], int] = {}
-        self._preparing: dict[tuple[str, str, str], threading.Thread] = {}
+        self.prepared: dict[LevelKey, int] = {}
+        self._preparing: dict[LevelKey, threading.Thread] = {}
         #: The deals dealt at random by level in this run (the preparing leaves them out).
-        self._dealt: dict[tuple[str, str, str], set[int]] = {}
+        self._dealt: dict[LevelKey, set[int]] = {}
         self.hint_seconds = hint_seconds
         self.solution_seconds = solution_seconds
         self.winnable_seconds = winnable_seconds
@@ -471,7 +479,7 @@ class GameService:
             1, RANDOM_DEALS)
         level = "winnable" if body.level == "any" and body.winnable else body.level
         if level != "any":
-            key = (game.name, options_key(game.options), level)
+            key = _level_key(game, level)
             with self.lock:
                 ready = None if explicit else self.prepared.pop(key, None)
             number = self.find_deal(game, number, level, explicit=explicit, ready=ready)
@@ -566,7 +574,7 @@ class GameService:
             return
         from ..solvers import levels
 
-        key = (game.name, options_key(game.options), level)
+        key = _level_key(game, level)
         with self.lock:
             if key in self.prepared or key in self._preparing:
                 return
