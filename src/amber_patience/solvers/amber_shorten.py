@@ -483,7 +483,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
             if visited.get(key, limit + 1) > g + 1:
                 visited[key] = g + 1
                 path.append((a, b))
-                if dfs(nh, limit, visited, tabs, a, b):
+                if dfs(nh, limit, visited, tabs, a, b):  # noqa: F821 (deleted after the search, below)
                     return True
                 path.pop()
             at[a], at[b] = at[b], at[a]
@@ -498,6 +498,9 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
             break
         if nodes > node_cap:
             break
+    # ``dfs`` calls itself through its closure, a reference cycle that would keep this call's tables alive
+    # until the cyclic collector runs (it is off while a solver runs): broken here, they go at once
+    del dfs
     if memo is not None and key:
         memo[key] = (most, None if result is None else tuple(result))
     return result
