@@ -925,8 +925,10 @@ def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
 
 
 #: Path in Shadow's raced plan: the main plan with this search weight (the layout's own is 1.5: shorter
-#: solutions, but a few deals take seconds that a greedier search wins at once; ``docs/solver.md``).
-PATH_RACE_WEIGHT = {"path": 3.0, "path-52": 3.0}
+#: solutions, but a few deals take seconds that a greedier search wins at once; ``docs/solver.md``). 6 since the
+#: fourteenth session (3 before): the race's states median 1393 -> 1045 (Path 56, deals 1-20), 1697 -> 823 (21-60),
+#: 871 -> 688 (Path 52, 1-40), and the first hint's p95 on Path 56 1.04 -> 0.82 s.
+PATH_RACE_WEIGHT = {"path": 6.0, "path-52": 6.0}
 
 
 def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], Path | None]] | None:
