@@ -15,7 +15,8 @@ needs the line next), and only whole lines are kept: the solution shown from a p
 ``solve`` makes it (``docs/solver.md``, "Eighth session: quick hints").
 
 The cache also keeps the solver's difficulty figure of every position it won from (:meth:`LineCache.put_figure`,
-:meth:`LineCache.figure`; :func:`winning_line` puts it there), in memory and in the store: the web server reads
+:meth:`LineCache.keep_figure`, :meth:`LineCache.figure`; :func:`winning_line` puts it there), in memory and in the
+store: the web server reads
 a deal's difficulty there, whichever solve of its start position found it (a deal asked for by level, the
 analyst's first look, a hint or the solution), also after a restart.
 
@@ -176,6 +177,11 @@ class LineCache:
             except StoreError as exc:
                 log.warning("difficulty figures: %s", exc)
 
+    def keep_figure(self, position: Position, solution: Solution) -> None:
+        """Keep the difficulty figure of ``solution`` (the solver's answer for ``position``) when it won and has one."""
+        if solution.status == "won" and "difficulty" in solution.stats:
+            self.put_figure(position, int(solution.stats["difficulty"]))
+
     def figure(self, position: Position) -> int | None:
         """The difficulty figure kept for ``position`` (in memory, else in the store), or ``None``."""
         key = position_key(position)
@@ -310,8 +316,8 @@ def winning_line(position: Position, seconds: float | None, cache: LineCache | N
     with slot():
         found = solve(position, time_limit=seconds, quick=True) if quick else solve(position, time_limit=seconds)
     if found.status == "won":
-        if cache is not None and "difficulty" in found.stats:
-            cache.put_figure(position, int(found.stats["difficulty"]))
+        if cache is not None:
+            cache.keep_figure(position, found)
         if quick and is_quick(found):
             line = QuickLine(position, found, seconds, cache)
             return LineAnswer("won", list(found.moves), stats=dict(found.stats), finish=line.finish)

@@ -560,8 +560,7 @@ class GameService:
                 return solvers.Solution("won", known, {"difficulty": figure, "nodes": figure, "known": True})
         with slot():
             found = solvers.solve(position, **limits)
-        if found.status == "won" and "difficulty" in found.stats:
-            self.lines.put_figure(position, int(found.stats["difficulty"]))
+        self.lines.keep_figure(position, found)
         return found
 
     def prepare_later(self, game: Game, level: str) -> None:
