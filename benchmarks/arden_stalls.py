@@ -1,0 +1,165 @@
+"""Where Forest of Arden's search spends its states: each raced plan alone, and its gatherings' stalls.
+
+    python benchmarks/arden_stalls.py [--deals 1-40] [--nodes 60000] [--plans chain reverse-chain] [--verbose]
+
+Each deal is solved by each of Arden's raced plans (``amber.arden_races``) alone, in this process, within ``--nodes``
+states and no time limit, so that the figures do not depend on the machine's load. Every path found is shortened and
+checked swap by swap with the move rule, from the deal to the goal.
+
+Per plan it prints the deals won, the states (median and total) and the length against the lower bound. It also
+prints where the states went. A *stall* is an attempt of a gathering (``amber._phase_solutions``) that stopped at its
+cap within ``ENDGAME_NEAR`` cards of its goal. The end game then starts from the nearest position seen. The summary
+gives the states of the stalled attempts, the states of their end games, and how many end games finished.
+
+The last line is the race: per deal, the smaller of the plans' states. That stands in for the race on two cores,
+whose winner is the plan that finishes first. It gives the median, the 95th percentile (nearest rank) and the total,
+a deal won by no plan counting as ``--nodes``.
+
+The fifteenth session's figures (deals 1-40) are in ``docs/solver.md``, "Fifteenth session".
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from amber_patience.games import get_game
+from amber_patience.solvers import amber, amber_shorten
+from amber_patience.solvers.amber import _Board, _Budget
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from amber_solver import parse_range, percentile  # the same deal lists and p95 as the solver benchmark
+
+
+@dataclass
+class Stalls:
+    """What the gatherings of one plan's run did near their goals."""
+
+    stalls: int = 0  #: attempts stopped at their cap within ``ENDGAME_NEAR`` of their goal
+    stalled_states: int = 0  #: the states of those attempts
+    end_games: int = 0  #: end games run from them (none when the plan's budget was spent)
+    end_game_states: int = 0
+    finished: int = 0  #: end games that reached the goal of their gathering
+    near: list[int] = field(default_factory=list)  #: how near each stall came (cards outside their region)
+
+
+@contextmanager
+def watching_stalls() -> Iterator[Stalls]:
+    """Count the stalls and end games of the searches run inside the ``with``: ``amber._search`` is wrapped for its
+    duration (the module looks it up by name at every call), and what it returns is unchanged."""
+    search = amber._search
+    seen = Stalls()
+    last_stall: list[bytes] = []
+
+    def wrapped(board: _Board, start: bytes, s: amber.Setting, deadline: float | None, nodes: int,
+                **kw: Any) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+        path, end, used = search(board, start, s, deadline, nodes, **kw)
+        best = kw.get("best")
+        if kw.get("focus") and s.weight == amber.ENDGAME_WEIGHT and last_stall and last_stall[-1] == start:
+            seen.end_games += 1
+            seen.end_game_states += used
+            seen.finished += path is not None
+            last_stall.clear()
+        elif best and path is None and 0 < best.get("near", 0) <= amber.ENDGAME_NEAR and not best.get("probed"):
+            seen.stalls += 1
+            seen.stalled_states += used
+            seen.near.append(best["near"])
+            last_stall[:] = [best["at"]]
+        return path, end, used
+
+    amber._search = wrapped
+    try:
+        yield seen
+    finally:
+        amber._search = search
+
+
+def replays(board: _Board, path: list[tuple[int, int]]) -> bool:
+    """Whether ``path`` is legal swap by swap from the deal and ends sorted."""
+    at = bytearray(board.start)
+    for a, b in path:
+        if not board.legal_swap(bytes(at), a, b):
+            return False
+        at[a], at[b] = at[b], at[a]
+    return board.bound(bytes(at)) == 0
+
+
+def share(part: int, whole: int) -> str:
+    """``part`` as a percentage of ``whole``."""
+    return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=parse_range, default=parse_range("1-40"))
+    parser.add_argument("--nodes", type=int, default=60000, help="states each plan may expand per deal")
+    parser.add_argument("--plans", nargs="+", default=None, help="the raced plans to run (default: all of them)")
+    parser.add_argument("--verbose", action="store_true", help="a line per deal and plan")
+    args = parser.parse_args(argv)
+    if args.nodes < 1:
+        parser.error("--nodes must be at least 1")
+    game = get_game("arden")
+    known = list(amber.arden_races(game, _Board(game.deal(1))))
+    plans = args.plans or known
+    unknown = [name for name in plans if name not in known]
+    if unknown:
+        parser.error(f"no raced plan named {', '.join(unknown)}; Arden races {', '.join(known)}")
+    gc.disable()  # as solvers.solve runs the search
+    contiguous = args.deals == list(range(args.deals[0], args.deals[-1] + 1))
+    label = f"{args.deals[0]}..{args.deals[-1]}" if contiguous else ", ".join(map(str, args.deals))
+    print(f"Forest of Arden, deals {label} ({len(args.deals)}), each plan alone within "
+          f"{args.nodes} states; stalls: gathering attempts stopped within {amber.ENDGAME_NEAR} of their goal")
+    states: dict[str, dict[int, int | None]] = {name: {} for name in plans}
+    lengths: dict[str, list[float]] = {name: [] for name in plans}
+    totals = {name: Stalls() for name in plans}
+    for deal in args.deals:
+        board = _Board(game.deal(deal))
+        for name in plans:
+            budget = _Budget(None, args.nodes)
+            began = time.process_time()
+            with watching_stalls() as seen:
+                path = amber._plan(board, game, budget, plans=amber.arden_races(game, board)[name])
+            cpu = time.process_time() - began
+            if path is not None:
+                short = amber_shorten.shorten(board, path, None, game.name)
+                if not (replays(board, path) and replays(board, short)):
+                    raise SystemExit(f"deal {deal}, {name}: a path does not replay to the goal")
+                lengths[name].append(len(short) / max(1, board.bound(board.start)))
+            states[name][deal] = budget.used if path is not None else None
+            total = totals[name]
+            for attr in ("stalls", "stalled_states", "end_games", "end_game_states", "finished"):
+                setattr(total, attr, getattr(total, attr) + getattr(seen, attr))
+            total.near += seen.near
+            if args.verbose:
+                print(f"  deal {deal} {name}: {'won' if path is not None else 'not won'}, {budget.used} states, "
+                      f"{cpu:.2f} CPU s, {seen.stalls} stalls (near {seen.near}), {seen.finished} of "
+                      f"{seen.end_games} end games finished", flush=True)
+            gc.collect()
+    for name in plans:
+        used = [args.nodes if n is None else n for n in states[name].values()]
+        won = sum(n is not None for n in states[name].values())
+        t = totals[name]
+        whole = sum(used)
+        length = f"{statistics.median(lengths[name]):.3f}" if lengths[name] else "-"
+        print(f"{name}: won {won} of {len(used)}; states median {statistics.median(used):g}, total {whole}; "
+              f"length / bound median {length}")
+        print(f"  {t.stalls} stalls, {t.stalled_states} states ({share(t.stalled_states, whole)}); {t.end_games} end "
+              f"games, {t.end_game_states} states ({share(t.end_game_states, whole)}), {t.finished} finished; stalls "
+              f"within 2 of the goal: {sum(1 for n in t.near if n <= 2)}")
+    race = [min(args.nodes if states[name][deal] is None else states[name][deal] for name in plans)
+            for deal in args.deals]
+    neither = [deal for deal in args.deals if all(states[name][deal] is None for name in plans)]
+    print(f"race (the smaller per deal): states median {statistics.median(race):g}, p95 {percentile(race, 0.95):g}, "
+          f"total {sum(race)}; won by no plan: {', '.join(map(str, neither)) or '-'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
