@@ -81,16 +81,6 @@ def watching_stalls() -> Iterator[Stalls]:
         amber._search = search
 
 
-def replays(board: _Board, path: list[tuple[int, int]]) -> bool:
-    """Whether ``path`` is legal swap by swap from the deal and ends sorted."""
-    at = bytearray(board.start)
-    for a, b in path:
-        if not board.legal_swap(bytes(at), a, b):
-            return False
-        at[a], at[b] = at[b], at[a]
-    return board.bound(bytes(at)) == 0
-
-
 def share(part: int, whole: int) -> str:
     """``part`` as a percentage of ``whole``."""
     return f"{100 * part / whole:.0f}%" if whole else "-"
@@ -129,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu = time.process_time() - began
             if path is not None:
                 short = amber_shorten.shorten(board, path, None, game.name)
-                if not (replays(board, path) and replays(board, short)):
+                goal = bytes(board.goal)
+                if not all(amber_shorten._replays(board, board.start, line, goal) for line in (path, short)):
                     raise SystemExit(f"deal {deal}, {name}: a path does not replay to the goal")
                 lengths[name].append(len(short) / max(1, board.bound(board.start)))
             states[name][deal] = budget.used if path is not None else None
