@@ -49,6 +49,12 @@ class Stalls:
     finished: int = 0  #: end games that reached the goal of their gathering
     near: list[int] = field(default_factory=list)  #: how near each stall came (cards outside their region)
 
+    def add(self, other: Stalls) -> None:
+        """Count ``other``'s stalls and end games in with these."""
+        for name in ("stalls", "stalled_states", "end_games", "end_game_states", "finished"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.near += other.near
+
 
 @contextmanager
 def watching_stalls() -> Iterator[Stalls]:
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.nodes < 1:
         parser.error("--nodes must be at least 1")
     game = get_game("arden")
-    known = list(amber.arden_races(game, _Board(game.deal(1))))
+    known = list(amber.arden_races(game, _Board(game.deal(args.deals[0]))))  # the same names for every deal
     plans = args.plans or known
     unknown = [name for name in plans if name not in known]
     if unknown:
@@ -111,11 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     totals = {name: Stalls() for name in plans}
     for deal in args.deals:
         board = _Board(game.deal(deal))
+        races = amber.arden_races(game, board)
         for name in plans:
             budget = _Budget(None, args.nodes)
             began = time.process_time()
             with watching_stalls() as seen:
-                path = amber._plan(board, game, budget, plans=amber.arden_races(game, board)[name])
+                path = amber._plan(board, game, budget, plans=races[name])
             cpu = time.process_time() - began
             if path is not None:
                 short = amber_shorten.shorten(board, path, None, game.name)
@@ -124,10 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise SystemExit(f"deal {deal}, {name}: a path does not replay to the goal")
                 lengths[name].append(len(short) / max(1, board.bound(board.start)))
             states[name][deal] = budget.used if path is not None else None
-            total = totals[name]
-            for attr in ("stalls", "stalled_states", "end_games", "end_game_states", "finished"):
-                setattr(total, attr, getattr(total, attr) + getattr(seen, attr))
-            total.near += seen.near
+            totals[name].add(seen)
             if args.verbose:
                 print(f"  deal {deal} {name}: {'won' if path is not None else 'not won'}, {budget.used} states, "
                       f"{cpu:.2f} CPU s, {seen.stalls} stalls (near {seen.near}), {seen.finished} of "

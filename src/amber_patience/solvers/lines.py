@@ -16,9 +16,8 @@ needs the line next), and only whole lines are kept: the solution shown from a p
 
 The cache also keeps the solver's difficulty figure of every position it won from (:meth:`LineCache.put_figure`,
 :meth:`LineCache.keep_figure`, :meth:`LineCache.figure`; :func:`winning_line` puts it there), in memory and in the
-store: the web server reads
-a deal's difficulty there, whichever solve of its start position found it (a deal asked for by level, the
-analyst's first look, a hint or the solution), also after a restart.
+store: the web server reads a deal's difficulty there, whichever solve of its start position found it (a deal asked
+for by level, the analyst's first look, a hint or the solution), also after a restart.
 
 Lines enter the cache only after the rules engine replayed them (:func:`amber_patience.solvers.solve`
 does); a line read back from the store is replayed again before it is used, so a damaged file costs
