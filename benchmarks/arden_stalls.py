@@ -1,6 +1,7 @@
 """Where Forest of Arden's search spends its states: each raced plan alone, and its gatherings' stalls.
 
     python benchmarks/arden_stalls.py [--deals 1-40] [--nodes 60000] [--plans chain reverse-chain] [--verbose]
+    python benchmarks/arden_stalls.py --finish 4000      # also: from each stall near the sorted board, sort it whole
 
 Each deal is solved by each of Arden's raced plans (``amber.arden_races``) alone, in this process, within ``--nodes``
 states and no time limit, so that the figures do not depend on the machine's load. Every path found is shortened and
@@ -10,6 +11,11 @@ Per plan it prints the deals won, the states (median and total) and the length a
 prints where the states went. A *stall* is an attempt of a gathering (``amber._phase_solutions``) that stopped at its
 cap within ``ENDGAME_NEAR`` cards of its goal. The end game then starts from the nearest position seen. The summary
 gives the states of the stalled attempts, the states of their end games, and how many end games finished.
+
+With ``--finish N``, every stall whose position is within ``--finish-bound`` (20) swaps of the sorted board by the
+lower bound is also given, outside the plan (which goes on as without it), a search of at most N states that sorts the
+whole board from there: weight 3, no group term, every cell but the start cards'. The summary counts those tried and
+finished; each finish found is checked with the move rule.
 
 The last line is the race: per deal, the smaller of the plans' states. That stands in for the race on two cores,
 whose winner is the plan that finishes first. It gives the median, the 95th percentile (nearest rank) and the total,
@@ -48,18 +54,39 @@ class Stalls:
     end_game_states: int = 0
     finished: int = 0  #: end games that reached the goal of their gathering
     near: list[int] = field(default_factory=list)  #: how near each stall came (cards outside their region)
+    finish_tried: int = 0  #: stalls near the sorted board given a whole-board sort (``--finish``)
+    finish_won: int = 0  #: whole-board sorts that reached the goal
+    finish_states: int = 0
 
     def add(self, other: Stalls) -> None:
         """Count ``other``'s stalls and end games in with these."""
-        for name in ("stalls", "stalled_states", "end_games", "end_game_states", "finished"):
+        for name in ("stalls", "stalled_states", "end_games", "end_game_states", "finished", "finish_tried",
+                     "finish_won", "finish_states"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.near += other.near
 
 
+#: ``--finish``: the whole-board sort tried from a stall (its node budget is the option's).
+FINISH = amber.Setting(3, 0.5, 0, 0.5, exact=True, lazy=True)
+
+
+def finish_stall(search: Any, board: _Board, at: bytes, nodes: int, seen: Stalls) -> None:
+    """Sort the whole board from the stall position ``at`` within ``nodes`` states and count it in ``seen``."""
+    cells = [c for c in range(board.n) if not board.fixed[c]]
+    path, _end, used = search(board, at, FINISH, None, nodes, cells=cells)
+    seen.finish_tried += 1
+    seen.finish_states += used
+    if path is not None:
+        if not amber_shorten._replays(board, at, path, bytes(board.goal)):
+            raise SystemExit("a whole-board sort from a stall does not replay to the goal")
+        seen.finish_won += 1
+
+
 @contextmanager
-def watching_stalls() -> Iterator[Stalls]:
+def watching_stalls(finish: int = 0, finish_bound: int = 20) -> Iterator[Stalls]:
     """Count the stalls and end games of the searches run inside the ``with``: ``amber._search`` is wrapped for its
-    duration (the module looks it up by name at every call), and what it returns is unchanged."""
+    duration (the module looks it up by name at every call), and what it returns is unchanged. With ``finish``,
+    every stall within ``finish_bound`` of the sorted board is also given :func:`finish_stall` (outside the plan)."""
     search = amber._search
     seen = Stalls()
     last_stall: list[bytes] = []
@@ -78,6 +105,8 @@ def watching_stalls() -> Iterator[Stalls]:
             seen.stalled_states += used
             seen.near.append(best["near"])
             last_stall[:] = [best["at"]]
+            if finish and board.bound(best["at"]) <= finish_bound:
+                finish_stall(search, board, best["at"], finish, seen)
         return path, end, used
 
     amber._search = wrapped
@@ -97,10 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-40"))
     parser.add_argument("--nodes", type=int, default=60000, help="states each plan may expand per deal")
     parser.add_argument("--plans", nargs="+", default=None, help="the raced plans to run (default: all of them)")
+    parser.add_argument("--finish", type=int, default=0, metavar="N",
+                        help="also sort the whole board from each stall near it, within N states (0: no)")
+    parser.add_argument("--finish-bound", type=int, default=20, help="how near (lower bound) a stall must be")
     parser.add_argument("--verbose", action="store_true", help="a line per deal and plan")
     args = parser.parse_args(argv)
     if args.nodes < 1:
         parser.error("--nodes must be at least 1")
+    if args.finish < 0 or args.finish_bound < 0:
+        parser.error("--finish and --finish-bound must not be negative")
     game = get_game("arden")
     known = list(amber.arden_races(game, _Board(game.deal(args.deals[0]))))  # the same names for every deal
     plans = args.plans or known
@@ -121,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in plans:
             budget = _Budget(None, args.nodes)
             began = time.process_time()
-            with watching_stalls() as seen:
+            with watching_stalls(args.finish, args.finish_bound) as seen:
                 path = amber._plan(board, game, budget, plans=races[name])
             cpu = time.process_time() - began
             if path is not None:
@@ -148,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {t.stalls} stalls, {t.stalled_states} states ({share(t.stalled_states, whole)}); {t.end_games} end "
               f"games, {t.end_game_states} states ({share(t.end_game_states, whole)}), {t.finished} finished; stalls "
               f"within 2 of the goal: {sum(1 for n in t.near if n <= 2)}")
+        if args.finish:
+            print(f"  whole-board sorts from stalls within {args.finish_bound} of the sorted board: {t.finish_won} of "
+                  f"{t.finish_tried} finished, {t.finish_states} states (not counted in the plan's)")
     race = [min(args.nodes if states[name][deal] is None else states[name][deal] for name in plans)
             for deal in args.deals]
     neither = [deal for deal in args.deals if all(states[name][deal] is None for name in plans)]
