@@ -31,7 +31,7 @@ import gc
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,7 +70,10 @@ class Stalls:
 FINISH = amber.Setting(3, 0.5, 0, 0.5, exact=True, lazy=True)
 
 
-def finish_stall(search: Any, board: _Board, at: bytes, nodes: int, seen: Stalls) -> None:
+Search = Callable[..., tuple[list[tuple[int, int]] | None, bytes, int]]  #: ``amber._search``'s shape
+
+
+def finish_stall(search: Search, board: _Board, at: bytes, nodes: int, seen: Stalls) -> None:
     """Sort the whole board from the stall position ``at`` within ``nodes`` states and count it in ``seen``."""
     cells = [c for c in range(board.n) if not board.fixed[c]]
     path, _end, used = search(board, at, FINISH, None, nodes, cells=cells)
