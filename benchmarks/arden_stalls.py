@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from amber_patience.games import get_game
@@ -60,14 +60,13 @@ class Stalls:
 
     def add(self, other: Stalls) -> None:
         """Count ``other``'s stalls and end games in with these."""
-        for name in ("stalls", "stalled_states", "end_games", "end_game_states", "finished", "finish_tried",
-                     "finish_won", "finish_states"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.near += other.near
+        for count in fields(self):
+            setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
 
 
-#: ``--finish``: the whole-board sort tried from a stall (its node budget is the option's).
-FINISH = amber.Setting(3, 0.5, 0, 0.5, exact=True, lazy=True)
+#: ``--finish``: the whole-board sort tried from a stall: Arden's region sort with the happiness term (eta 0.5); its
+#: node budget is the option's.
+FINISH = replace(amber.settings_for(get_game("arden"), "region")[0], eta=0.5)
 
 
 Search = Callable[..., tuple[list[tuple[int, int]] | None, bytes, int]]  #: ``amber._search``'s shape
