@@ -317,7 +317,8 @@ def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch,
     (``DEFER``) and pushed when the heap's keys reach them: the search expands the same states in the same
     order as with every child pushed (``DEFER`` infinite) and as with every child deferred (minus infinity,
     so each pop first releases every parent whose children could come first). The lazy loop (Arden, Kolvir),
-    the estimating one (Path) and the exact one (Pattern), with and without random tie-breaks."""
+    the estimating one (Path) and the exact one (Pattern), with and without random tie-breaks. (The Python
+    search: the compiled core pushes every child, ``test_amber_core.py``.)"""
     game = get_game(name)
     board = amber_solver._Board(game.deal(number))
     setting = amber_solver.settings_for(game, phase)[0]
@@ -328,7 +329,7 @@ def test_deferred_children_give_the_same_search(monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setattr(amber_solver, "DEFER", defer)
         expanded.clear()
         best: dict[str, object] = {}
-        path, end, used = amber_solver._search(board, board.start, setting, None, 700, best=best)
+        path, end, used = amber_solver._search_py(board, board.start, setting, None, 700, best=best)
         runs.append((path, end, used, best.get("path"), best.get("at"), best.get("near"), list(expanded)))
     assert runs[0][2] > 0 and len(runs[0][6]) == runs[0][2]
     assert runs[1] == runs[0]
@@ -342,7 +343,7 @@ def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeyp
     """A state takes its cycles (relabelled where the swap split or merged them), cell lists, the lazy loop's
     per-cell tuples and the eta deltas of its lazily weighed children from its parent's, kept for the last
     ``RING + 1`` expanded states. With a ring of one state almost every state computes them afresh: the same
-    states are expanded in the same order."""
+    states are expanded in the same order. (The Python search: the compiled core computes them afresh.)"""
     game = get_game(name)
     board = amber_solver._Board(game.deal(number))
     setting = amber_solver.replace(amber_solver.settings_for(game, phase)[0], nodes=800, probe=None)
@@ -354,7 +355,7 @@ def test_a_states_cycles_and_lists_from_its_parents_give_the_same_search(monkeyp
         monkeypatch.setattr(amber_solver, "RING", ring)
         expanded.clear()
         best: dict[str, object] = {}
-        path, end, used = amber_solver._search(board, board.start, setting, None, 800, best=best, **kw)
+        path, end, used = amber_solver._search_py(board, board.start, setting, None, 800, best=best, **kw)
         runs.append((path, end, used, best.get("path"), best.get("near"), list(expanded)))
     assert runs[0][2] > 0 and len(runs[0][5]) == runs[0][2]
     assert runs[1] == runs[0]

@@ -58,6 +58,7 @@ without a win), and ``plan`` names the winner.
 
 from __future__ import annotations
 
+import array
 import functools
 import heapq
 import importlib
@@ -76,6 +77,11 @@ from ..games.amber import AmberGame, AmberPosition, Swap
 from ..games.base import GameError, Move, Position
 from . import Solution
 from .amber_shorten import shorten
+
+try:  # the search compiled (``_amber_core.c``), built by ``pip install``; absent, the search runs in Python
+    from . import _amber_core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _amber_core = None
 
 #: A position's cell lists (``_Board._cell_lists``): nbc, cellnb, welcome, sad, and the number of unhappy cards.
 CellLists = tuple[list[int], list[int], list[int], list[int], int]
@@ -363,6 +369,19 @@ class _Board:
 
         return legal if lone < 0 else legal_lone
 
+    @functools.cached_property
+    def core_geometry(self) -> tuple[int, int, bytes, bytes, bytes, bytes, bytes, bytes]:
+        """The board for the compiled core (``_amber_core.search``): the number of cells, the lone cell (-1 for
+        none), the goal cell of every card, every card's two rank-neighbours, the (up to four) cells beside each
+        cell (255 for none), ``allow`` as an n x n table of 0/1, the move generator's walk (five bytes a card),
+        and ``hash((p, q))`` of every pair of cells (n x n, 8 bytes each), by which CPython's set orders them."""
+        n = self.n
+        allow = bytes(self.allow[a] >> b & 1 for a in range(n) for b in range(n))
+        hashes = array.array("q", [hash(self.pairs[a][b]) for a in range(n) for b in range(n)]).tobytes()
+        return (n, self.lone, bytes(self.target), bytes(z for pair in self.nb for z in pair),
+                bytes(c for cells in self.adj for c in (*cells, 255, 255, 255, 255)[:4]), allow,
+                bytes(v for entry in self.walk for v in entry), hashes)
+
     def cycles(self, at: list[int] | bytes, cells: Iterable[int] | None = None) -> tuple[list[int], int]:
         """The cycle of every cell in the permutation to the goal, and the number of cycles
         (over ``cells`` only, when given: a region whose cards are all in it)."""
@@ -411,6 +430,10 @@ class Setting:
     #: deals, and those come near early (``docs/solver-arden.md``).
     probe: tuple[int, int] | None = None
 
+
+#: Whether :func:`_search` runs the compiled core (when it is built): ``AMBER_PURE_PYTHON=1`` in the environment
+#: turns it off, for the Python search (the reference; the same states in the same order, slower).
+CORE = _amber_core is not None and not os.environ.get("AMBER_PURE_PYTHON")
 
 #: How many expanded states keep their cell lists for their children (a power of two, minus one).
 RING = 4095
@@ -471,6 +494,39 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
             sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
             ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+    """Weighted best-first search from ``start`` (:func:`_search_py`): by the compiled core when it is built and
+    :data:`CORE` is on (the very same search, about twenty times cheaper a state), else in Python."""
+    search = _search_core if CORE else _search_py
+    return search(board, start, s, deadline, node_limit, cells, group, cell_group, sort_groups_only, focus, best)
+
+
+def _search_core(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
+                 cells: list[int] | None = None, group: list[int] | None = None,
+                 cell_group: list[int] | None = None, sort_groups_only: bool = False, focus: bool = False,
+                 best: dict[str, Any] | None = None) -> tuple[list[tuple[int, int]] | None, bytes, int]:
+    """:func:`_search_py` by the compiled core (``_amber_core.c``): the same arguments and results, state for
+    state (``tests/test_amber_core.py``)."""
+    if _amber_core is None:
+        raise RuntimeError("the compiled core of the Amber search is not built (pip install -e . builds it)")
+    if group is None or cell_group is None:
+        group, cell_group = board.group, board.cell_group
+    exact = s.exact and s.eta > 0
+    twister = random.Random(s.seed).getstate()[1] if s.seed is not None else None
+    path, end, expanded, (best_path, best_at, near, probed) = _amber_core.search(
+        board.core_geometry, start, None if cells is None else bytes(sorted(cells)), bytes(group), bytes(cell_group),
+        (float(s.weight), float(s.alpha), float(s.beta), float(s.gamma), float(s.eta), float(s.charge_lone),
+         float(s.charge_other)),
+        (exact, exact and s.lazy, focus or s.focus, sort_groups_only),
+        s.probe if s.probe is not None else (-1, 0), node_limit, -1.0 if deadline is None else deadline, twister)
+    if best is not None and path is None:
+        best["path"], best["at"], best["near"], best["probed"] = best_path, best_at, near, probed
+    return path, end, expanded
+
+
+def _search_py(board: _Board, start: bytes, s: Setting, deadline: float | None, node_limit: int,
+               cells: list[int] | None = None, group: list[int] | None = None, cell_group: list[int] | None = None,
+               sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
+               ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
     """Weighted best-first search from ``start``; returns (path or None, end position, states expanded).
 
     ``cells``: only these cells move (a region whose cards all belong to it); default all.

@@ -1,0 +1,850 @@
+/* The Amber solver's search, compiled: the very search of ``_search_py`` in ``amber.py``, state for state.
+ *
+ * ``amber.py``'s ``_search_py`` is the reference: this file is the same weighted best-first search over
+ * swaps (the same keys, bit for bit, the same tie-breaks, the same states expanded in the same order, the
+ * same path, end position, count of states and nearest position), about twenty times cheaper per state.
+ * ``tests/test_amber_core.py`` checks the two against each other on every layout and every kind of search.
+ * What makes "the same" hold:
+ *
+ *  - the swaps of a state are iterated in the order of the Python ``set`` that ``_Board._moves_masked``
+ *    fills: the same walk inserts the same pairs in the same order into a copy of CPython's set table (open
+ *    addressing, nine linear probes, then the perturbed jump; the table grows to four times the entries
+ *    when three fifths are filled), with each pair's ``hash((p, q))`` handed over from Python;
+ *  - the keys are computed with the very float operations of the Python loops (compiled without
+ *    contracting a multiply and an add into one, which would round differently);
+ *  - the random tie-breaks draw from a copy of CPython's Mersenne Twister, started from the state of
+ *    ``random.Random(seed)`` handed over from Python;
+ *  - heap entries are ordered as the Python tuples (key, tie, parent node, rank), which never tie, so
+ *    every pop takes the same entry. Children are all pushed at once (the Python search defers most of
+ *    them, which pops the same entries in the same order), and a state's lists are computed afresh
+ *    (the Python search derives them from its parent's: the same values).
+ *
+ * Cells and cards are small ints (at most 128: masks are 128-bit). The GIL is released while searching;
+ * every 4096 states the search takes it back for a moment to let signals (Ctrl-C) through.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 mask_t;
+#define MAXN 128
+#define ONE(c) (((mask_t)1) << (c))
+#define BIT(m, c) ((int)(((m) >> (c)) & 1))
+
+static inline int popcount(mask_t m) {
+    return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
+}
+
+static inline int lowest(mask_t m) {
+    uint64_t lo = (uint64_t)m;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(m >> 64));
+}
+
+/* ---- CPython's Mersenne Twister (random.Random.random) ---- */
+
+typedef struct {
+    uint32_t mt[624];
+    int index;
+} Twister;
+
+static uint32_t twister_next(Twister *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    uint32_t *mt = r->mt;
+    if (r->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double twister_random(Twister *r) {
+    uint32_t a = twister_next(r) >> 5, b = twister_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- the heap: entries ordered as the Python tuples (key, tie, parent, rank) ---- */
+
+enum { ESTIMATE = 0, EXACT = 1, LOWER = 2 };  /* how an entry's key was weighed: evaluated False, True, a float */
+
+typedef struct {
+    double key, tie;
+    int32_t parent;
+    int16_t a, b;
+    uint16_t rank;
+    int8_t kind, lo;  /* kind LOWER: pushed with eta delta's lower bound lo */
+} Entry;
+
+static inline int entry_less(const Entry *x, const Entry *y) {
+    if (x->key != y->key) return x->key < y->key;
+    if (x->tie != y->tie) return x->tie < y->tie;
+    if (x->parent != y->parent) return x->parent < y->parent;
+    return x->rank < y->rank;
+}
+
+typedef struct {
+    Entry *e;
+    size_t len, cap;
+} Heap;
+
+static int heap_push(Heap *h, Entry x) {
+    if (h->len == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 4096;
+        Entry *e = realloc(h->e, cap * sizeof(Entry));
+        if (!e) return -1;
+        h->e = e;
+        h->cap = cap;
+    }
+    size_t i = h->len++;
+    while (i > 0) {
+        size_t up = (i - 1) >> 1;
+        if (!entry_less(&x, &h->e[up])) break;
+        h->e[i] = h->e[up];
+        i = up;
+    }
+    h->e[i] = x;
+    return 0;
+}
+
+static Entry heap_pop(Heap *h) {
+    Entry top = h->e[0];
+    Entry last = h->e[--h->len];
+    size_t n = h->len, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && entry_less(&h->e[c + 1], &h->e[c])) c++;
+        if (!entry_less(&h->e[c], &last)) break;
+        h->e[i] = h->e[c];
+        i = c;
+    }
+    if (n) h->e[i] = last;
+    return top;
+}
+
+/* ---- the search ---- */
+
+#define LINEAR_PROBES 9
+#define PERTURB_SHIFT 5
+#define SET_SLOTS 16384  /* CPython's table for at most 3003 swaps (78 cells) grows to 16384 slots */
+
+typedef struct {
+    double g;
+    int32_t parent;
+    int16_t a, b;
+    int16_t wrong, out;
+    uint64_t hash;
+} Node;
+
+typedef struct {
+    /* geometry */
+    int n, lone, nwalk;
+    uint8_t target[MAXN], nb[MAXN][2], adj[MAXN][4], nadj[MAXN], walk[MAXN][5];
+    mask_t adjmask[MAXN], allow[MAXN];
+    const int64_t *pair_hash;  /* n * n */
+    /* the search's setting */
+    double weight, alpha, beta, gamma, eta, charge_lone, charge_other, tolerance;
+    int exact, lazy, focus, sort_groups_only, count_wrong, restricted, size;
+    uint8_t region[MAXN], inside[MAXN], counted[MAXN], sadable[MAXN], group[MAXN], cell_group[MAXN];
+    /* key increments weight * (dh + eta * lo) of the lazy and estimating loops: [merge][b + 2][c + 2][-lo] */
+    double steps[2][5][5][32];
+    /* the swaps' set, as CPython's: two tables, the second for growing */
+    int32_t *skeys[2];
+    int64_t *shash[2];
+    int scur;
+    size_t smask, sfill;
+    /* nodes */
+    Node *nodes;
+    uint8_t *ats;
+    size_t nnodes, capnodes;
+    int32_t *seen;
+    size_t seenmask, nseen;
+    Twister rng;
+    int seeded;
+} Search;
+
+static uint64_t zobrist[MAXN][MAXN];
+
+static void set_insert_clean(int32_t *keys, int64_t *hashes, size_t mask, int32_t key, int64_t hash) {
+    size_t perturb = (size_t)hash, i = (size_t)hash & mask, e;
+    for (;;) {
+        e = i;
+        if (keys[e] < 0) break;
+        if (i + LINEAR_PROBES <= mask) {
+            int found = 0;
+            for (int j = 0; j < LINEAR_PROBES; j++) {
+                e++;
+                if (keys[e] < 0) {
+                    found = 1;
+                    break;
+                }
+            }
+            if (found) break;
+        }
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+    keys[e] = key;
+    hashes[e] = hash;
+}
+
+static void set_clear(Search *s) {
+    s->scur = 0;
+    s->smask = 7;
+    s->sfill = 0;
+    for (int i = 0; i < 8; i++) s->skeys[0][i] = -1;
+}
+
+static void set_add(Search *s, int p, int q) {
+    int32_t key = p * s->n + q;
+    int64_t hash = s->pair_hash[key];
+    int32_t *keys = s->skeys[s->scur];
+    int64_t *hashes = s->shash[s->scur];
+    size_t mask = s->smask, i = (size_t)hash & mask, perturb = (size_t)hash, e;
+    for (;;) {
+        e = i;
+        int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
+        do {
+            if (keys[e] < 0) goto found;
+            if (hashes[e] == hash && keys[e] == key) return;
+            e++;
+        } while (probes--);
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+found:
+    keys[e] = key;
+    hashes[e] = hash;
+    s->sfill++;
+    if (s->sfill * 5 < mask * 3) return;
+    size_t minused = s->sfill > 50000 ? s->sfill * 2 : s->sfill * 4, size = 8;
+    while (size <= minused) size <<= 1;
+    int other = 1 - s->scur;
+    int32_t *nkeys = s->skeys[other];
+    int64_t *nhashes = s->shash[other];
+    for (size_t k = 0; k < size; k++) nkeys[k] = -1;
+    for (size_t k = 0; k <= mask; k++)
+        if (keys[k] >= 0) set_insert_clean(nkeys, nhashes, size - 1, keys[k], hashes[k]);
+    s->scur = other;
+    s->smask = size - 1;
+}
+
+static inline void add_pair(Search *s, int a, int b) {
+    if (a < b)
+        set_add(s, a, b);
+    else
+        set_add(s, b, a);
+}
+
+/* _Board._moves_masked, into the set */
+static void walk_moves(Search *s, const uint8_t *at, const uint8_t *pos, const mask_t *welcome) {
+    set_clear(s);
+    for (int w = 0; w < s->nwalk; w++) {
+        int x = s->walk[w][0], m1 = s->walk[w][1], m2 = s->walk[w][2], s1 = s->walk[w][3], s2 = s->walk[w][4];
+        int a = pos[x], q1 = pos[m1], q2 = pos[m2], least;
+        mask_t ok, v;
+        if (a == s->lone) {
+            ok = s->allow[a];
+            least = -1;
+        } else {
+            ok = welcome[a];
+            least = x;
+            int first = s1 && BIT(s->adjmask[a], q1), second = s2 && BIT(s->adjmask[a], q2);
+            if (first) {
+                ok |= ONE(q1);
+                add_pair(s, a, q1);
+            }
+            if (second) {
+                ok |= ONE(q2);
+                for (v = s->adjmask[q1] & ok; v; v &= v - 1) {
+                    int b = lowest(v);
+                    if (at[b] > x) add_pair(s, a, b);
+                }
+                add_pair(s, a, q2);
+                for (v = s->adjmask[q2] & ok; v; v &= v - 1) {
+                    int b = lowest(v);
+                    if (at[b] > x) add_pair(s, a, b);
+                }
+                continue;
+            }
+        }
+        for (v = s->adjmask[q1] & ok; v; v &= v - 1) {
+            int b = lowest(v);
+            if (at[b] > least) add_pair(s, a, b);
+        }
+        for (v = s->adjmask[q2] & ok; v; v &= v - 1) {
+            int b = lowest(v);
+            if (at[b] > least) add_pair(s, a, b);
+        }
+    }
+}
+
+/* What the search reads of a position: where each card stands, the cycles (labels, number), the welcome
+   masks and the unhappy cells (among the sadable ones, when eta counts). */
+typedef struct {
+    uint8_t pos[MAXN];
+    int16_t cyc[MAXN];
+    int k;
+    mask_t welcome[MAXN], sadm;
+    uint8_t sad[MAXN];
+    int unhappy;
+} Lists;
+
+static void read_position(const Search *s, const uint8_t *at, Lists *L, int with_moves) {
+    int n = s->n;
+    mask_t cellnb[MAXN + 1];
+    for (int c = 0; c < n; c++) L->pos[at[c]] = (uint8_t)c;
+    for (int c = 0; c < n; c++) L->cyc[c] = -1;
+    int k = 0;
+    for (int r = 0; r < s->size; r++) {
+        int i = s->region[r];
+        if (L->cyc[i] < 0) {
+            int j = i;
+            while (L->cyc[j] < 0) {
+                L->cyc[j] = (int16_t)k;
+                j = s->target[at[j]];
+            }
+            k++;
+        }
+    }
+    L->k = k;
+    for (int c = 0; c < n; c++) {
+        int x = at[c];
+        cellnb[c] = ONE(L->pos[s->nb[x][0]]) | ONE(L->pos[s->nb[x][1]]);
+    }
+    cellnb[n] = 0;
+    int unhappy = 0;
+    mask_t sadm = 0;
+    for (int c = 0; c < n; c++) {
+        int sad = s->eta != 0.0 && s->sadable[c] && !(s->adjmask[c] & cellnb[c]);
+        L->sad[c] = (uint8_t)sad;
+        if (sad) {
+            unhappy++;
+            sadm |= ONE(c);
+        }
+    }
+    L->unhappy = unhappy;
+    L->sadm = sadm;
+    if (with_moves)
+        for (int c = 0; c < n; c++) {
+            mask_t w = 0;
+            for (int j = 0; j < s->nadj[c]; j++) w |= cellnb[s->adj[c][j]];
+            L->welcome[c] = w & s->allow[c];
+        }
+}
+
+/* is the card in cell c unhappy (the Python ``_Unhappy``): counts, and touches no rank-neighbour */
+static inline int unhappy_at(const Search *s, const uint8_t *at, const uint8_t *pos, int c) {
+    if (!s->inside[c] || c == s->lone) return 0;
+    int x = at[c];
+    mask_t m = s->adjmask[c];
+    return (BIT(m, pos[s->nb[x][0]]) || BIT(m, pos[s->nb[x][1]])) ? 0 : 1;
+}
+
+/* the exact eta delta of swapping cells p and q of ``at`` (the Python ``eta_delta``) */
+static int eta_delta(const Search *s, const uint8_t *at, const uint8_t *pos, const uint8_t *sad, int p, int q) {
+    int x = at[p], y = at[q];
+    int d = -(sad[p] + sad[q]);
+    mask_t mp = s->adjmask[p], mq = s->adjmask[q], mpq = mp | mq;
+    int joined = BIT(mp, q);
+    int x1 = s->nb[x][0], x2 = s->nb[x][1], y1 = s->nb[y][0], y2 = s->nb[y][1];
+    int zs[4], nz = 0;
+    zs[nz++] = x1;
+    zs[nz++] = x2;
+    if (y1 != x1 && y1 != x2) zs[nz++] = y1;
+    if (y2 != x1 && y2 != x2) zs[nz++] = y2;
+    for (int i = 0; i < nz; i++) {
+        int z = zs[i], c = pos[z];
+        if (!BIT(mpq, c) || z == x || z == y || c == s->lone || !s->inside[c]) continue;
+        int mult = joined ? 1 : BIT(mp, c) + BIT(mq, c);
+        int z1 = s->nb[z][0], z2 = s->nb[z][1];
+        mask_t m = s->adjmask[c];
+        int c1 = z1 == x ? q : z1 == y ? p : pos[z1];
+        int c2 = z2 == x ? q : z2 == y ? p : pos[z2];
+        d += mult * (((BIT(m, c1) || BIT(m, c2)) ? 0 : 1) - sad[c]);
+    }
+    return d;
+}
+
+static inline int off_group(const Search *s, int cell, int card) {
+    return s->counted[cell] && s->group[card] != s->cell_group[cell];
+}
+
+static inline uint64_t position_hash(const Search *s, const uint8_t *at) {
+    uint64_t h = 0;
+    for (int c = 0; c < s->n; c++) h ^= zobrist[c][at[c]];
+    return h;
+}
+
+/* the node of position ``at`` (hash ``h``) among the seen ones, or -1 */
+static int32_t seen_find(const Search *s, const uint8_t *at, uint64_t h) {
+    size_t i = (size_t)h & s->seenmask;
+    for (;;) {
+        int32_t idx = s->seen[i];
+        if (idx < 0) return -1;
+        if (s->nodes[idx].hash == h && memcmp(s->ats + (size_t)idx * s->n, at, s->n) == 0) return idx;
+        i = (i + 1) & s->seenmask;
+    }
+}
+
+static int seen_add(Search *s, int32_t idx) {
+    if ((s->nseen + 1) * 2 > s->seenmask + 1) {
+        size_t size = (s->seenmask + 1) * 2;
+        int32_t *t = malloc(size * sizeof(int32_t));
+        if (!t) return -1;
+        for (size_t i = 0; i < size; i++) t[i] = -1;
+        for (size_t i = 0; i <= s->seenmask; i++) {
+            int32_t j = s->seen[i];
+            if (j >= 0) {
+                size_t k = (size_t)s->nodes[j].hash & (size - 1);
+                while (t[k] >= 0) k = (k + 1) & (size - 1);
+                t[k] = j;
+            }
+        }
+        free(s->seen);
+        s->seen = t;
+        s->seenmask = size - 1;
+    }
+    size_t i = (size_t)s->nodes[idx].hash & s->seenmask;
+    while (s->seen[i] >= 0) i = (i + 1) & s->seenmask;
+    s->seen[i] = idx;
+    s->nseen++;
+    return 0;
+}
+
+static int node_add(Search *s, const uint8_t *at, Node node) {
+    if (s->nnodes == s->capnodes) {
+        size_t cap = s->capnodes ? s->capnodes * 2 : 1024;
+        Node *nodes = realloc(s->nodes, cap * sizeof(Node));
+        if (!nodes) return -1;
+        s->nodes = nodes;
+        uint8_t *ats = realloc(s->ats, cap * (size_t)s->n);
+        if (!ats) return -1;
+        s->ats = ats;
+        s->capnodes = cap;
+    }
+    s->nodes[s->nnodes] = node;
+    memcpy(s->ats + s->nnodes * (size_t)s->n, at, s->n);
+    s->nnodes++;
+    return 0;
+}
+
+static PyObject *trace(const Search *s, int32_t idx) {
+    Py_ssize_t len = 0;
+    for (int32_t i = idx; s->nodes[i].parent >= 0; i = s->nodes[i].parent) len++;
+    PyObject *path = PyList_New(len);
+    if (!path) return NULL;
+    for (int32_t i = idx; s->nodes[i].parent >= 0; i = s->nodes[i].parent) {
+        PyObject *swap = Py_BuildValue("(ii)", s->nodes[i].a, s->nodes[i].b);
+        if (!swap) {
+            Py_DECREF(path);
+            return NULL;
+        }
+        PyList_SET_ITEM(path, --len, swap);
+    }
+    return path;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int bytes_arg(PyObject *o, const char *what, Py_ssize_t want, const uint8_t **out) {
+    if (!PyBytes_Check(o) || (want >= 0 && PyBytes_GET_SIZE(o) != want)) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.search: %s must be bytes of length %zd", what, want);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(o);
+    return 0;
+}
+
+static void search_free(Search *s) {
+    free(s->skeys[0]);
+    free(s->skeys[1]);
+    free(s->shash[0]);
+    free(s->shash[1]);
+    free(s->nodes);
+    free(s->ats);
+    free(s->seen);
+    free(s);
+}
+
+PyDoc_STRVAR(search_doc,
+"search(geometry, start, region, group, cell_group, weights, flags, probe, node_limit, deadline, twister)\n"
+"-> (path or None, end position, states expanded, (best path, best position, nearness, probed))\n\n"
+"amber.py's _search_py, compiled (amber.py's _search_core packs the arguments).");
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    PyObject *geometry, *start_o, *region_o, *group_o, *cell_group_o, *twister_o;
+    double weight, alpha, beta, gamma, eta, charge_lone, charge_other, deadline;
+    int exact, lazy, focus, sort_groups_only, probe_at, probe_near;
+    long long node_limit;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!SOSS(ddddddd)(pppp)(ii)LdO", &PyTuple_Type, &geometry, &start_o, &region_o,
+                          &group_o, &cell_group_o, &weight, &alpha, &beta, &gamma, &eta, &charge_lone,
+                          &charge_other, &exact, &lazy, &focus, &sort_groups_only, &probe_at, &probe_near,
+                          &node_limit, &deadline, &twister_o))
+        return NULL;
+    int n, lone;
+    PyObject *target_o, *nb_o, *adj_o, *allow_o, *walk_o, *hash_o;
+    if (!PyArg_ParseTuple(geometry, "iiSSSSSS", &n, &lone, &target_o, &nb_o, &adj_o, &allow_o, &walk_o, &hash_o))
+        return NULL;
+    if (n < 2 || n > MAXN) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.search: %d cells (2 to %d)", n, MAXN);
+        return NULL;
+    }
+    const uint8_t *target, *nbs, *adj, *allow, *walk, *hashes, *start, *group, *cell_group, *region = NULL;
+    if (bytes_arg(target_o, "target", n, &target) || bytes_arg(nb_o, "nb", 2 * n, &nbs) ||
+        bytes_arg(adj_o, "adj", 4 * n, &adj) || bytes_arg(allow_o, "allow", (Py_ssize_t)n * n, &allow) ||
+        bytes_arg(walk_o, "walk", -1, &walk) || bytes_arg(hash_o, "hashes", 8 * (Py_ssize_t)n * n, &hashes) ||
+        bytes_arg(start_o, "start", n, &start) || bytes_arg(group_o, "group", n, &group) ||
+        bytes_arg(cell_group_o, "cell_group", n, &cell_group))
+        return NULL;
+    Py_ssize_t nregion = n;
+    if (region_o != Py_None) {
+        if (bytes_arg(region_o, "region", -1, &region)) return NULL;
+        nregion = PyBytes_GET_SIZE(region_o);
+    }
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) return PyErr_NoMemory();
+    s->n = n;
+    s->lone = lone;
+    s->nwalk = (int)(PyBytes_GET_SIZE(walk_o) / 5);
+    memcpy(s->walk, walk, (size_t)s->nwalk * 5);
+    s->pair_hash = (const int64_t *)hashes;
+    for (int c = 0; c < n; c++) {
+        s->target[c] = target[c];
+        s->nb[c][0] = nbs[2 * c];
+        s->nb[c][1] = nbs[2 * c + 1];
+        s->nadj[c] = 0;
+        for (int j = 0; j < 4; j++)
+            if (adj[4 * c + j] != 255) {
+                s->adj[c][s->nadj[c]++] = adj[4 * c + j];
+                s->adjmask[c] |= ONE(adj[4 * c + j]);
+            }
+        for (int d = 0; d < n; d++)
+            if (allow[c * n + d]) s->allow[c] |= ONE(d);
+        s->group[c] = group[c];
+        s->cell_group[c] = cell_group[c];
+    }
+    s->weight = weight;
+    s->alpha = alpha;
+    s->beta = beta;
+    s->gamma = gamma;
+    s->eta = eta;
+    s->charge_lone = charge_lone;
+    s->charge_other = charge_other;
+    s->tolerance = 0.5 * weight;
+    s->exact = exact;
+    s->lazy = lazy;
+    s->focus = focus;
+    s->sort_groups_only = sort_groups_only;
+    s->count_wrong = gamma != 0.0 || sort_groups_only;
+    s->size = (int)nregion;
+    for (int r = 0; r < nregion; r++) {
+        int c = region ? region[r] : r;
+        s->region[r] = (uint8_t)c;
+        s->inside[c] = 1;
+    }
+    s->restricted = region != NULL && nregion < n;
+    for (int c = 0; c < n; c++) {
+        s->counted[c] = s->inside[c] && c != lone;
+        s->sadable[c] = s->inside[c] && c != lone;
+    }
+    /* _key_steps: weight * (dh + eta * lo), dh = -+alpha (+ beta * b) (+ gamma * c) */
+    for (int merge = 0; merge < 2; merge++)
+        for (int b = -2; b <= 2; b++)
+            for (int c = -2; c <= 2; c++) {
+                double dh = merge ? alpha : -alpha;
+                if (beta != 0.0) dh += beta * b;
+                if (gamma != 0.0) dh += gamma * c;
+                for (int lo = -31; lo <= 0; lo++) s->steps[merge][b + 2][c + 2][-lo] = weight * (dh + eta * lo);
+            }
+    if (twister_o != Py_None) {
+        if (!PyTuple_Check(twister_o) || PyTuple_GET_SIZE(twister_o) != 625) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core.search: twister must be random.getstate()[1]");
+            search_free(s);
+            return NULL;
+        }
+        for (int i = 0; i < 625; i++) {
+            unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(twister_o, i));
+            if (v == (unsigned long)-1 && PyErr_Occurred()) {
+                search_free(s);
+                return NULL;
+            }
+            if (i < 624)
+                s->rng.mt[i] = (uint32_t)v;
+            else
+                s->rng.index = (int)v;
+        }
+        s->seeded = 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        s->skeys[i] = malloc(SET_SLOTS * sizeof(int32_t));
+        s->shash[i] = malloc(SET_SLOTS * sizeof(int64_t));
+    }
+    s->seenmask = 1023;
+    s->seen = malloc(1024 * sizeof(int32_t));
+    if (!s->skeys[0] || !s->skeys[1] || !s->shash[0] || !s->shash[1] || !s->seen) {
+        search_free(s);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < 1024; i++) s->seen[i] = -1;
+
+    /* the start node */
+    Node first = {0.0, -1, -1, -1, 0, 0, position_hash(s, start)};
+    int wrong0 = 0, out0 = 0;
+    for (int r = 0; r < s->size; r++) {
+        int c = s->region[r];
+        if (s->count_wrong && off_group(s, c, start[c])) wrong0++;
+        if (target[start[c]] != c) out0++;
+    }
+    first.wrong = (int16_t)wrong0;
+    first.out = (int16_t)out0;
+    Heap heap = {NULL, 0, 0};
+    int failed = node_add(s, start, first) || heap_push(&heap, (Entry){0.0, 0.0, 0, -1, -1, 0, EXACT, 0});
+
+    static const double ties[3] = {0.0, -1.0, -2.0};
+    long long expanded = 0;
+    int best_near = n + 1, probed = 0, interrupted = 0;
+    int32_t best_idx = 0, done_idx = -1;
+    uint8_t child[MAXN];
+    Lists L;
+    Entry kids[SET_SLOTS / 4];
+
+    PyThreadState *thread = PyEval_SaveThread();
+    while (!failed && heap.len) {
+        Entry e = heap_pop(&heap);
+        const Node pnode = s->nodes[e.parent];
+        const uint8_t *pat = s->ats + (size_t)e.parent * n;
+        int a = e.a, b = e.b;
+        uint64_t h = pnode.hash;
+        memcpy(child, pat, n);
+        if (a >= 0) {
+            int x = pat[a], y = pat[b];
+            child[a] = (uint8_t)y;
+            child[b] = (uint8_t)x;
+            h ^= zobrist[a][x] ^ zobrist[b][y] ^ zobrist[a][y] ^ zobrist[b][x];
+        }
+        if (seen_find(s, child, h) >= 0) continue;
+        int kind = e.kind;
+        if (kind == LOWER) {
+            /* pushed with a lower bound of its eta delta: put it back if the true delta is higher */
+            uint8_t ppos[MAXN], psad[MAXN];
+            for (int c = 0; c < n; c++) ppos[pat[c]] = (uint8_t)c;
+            int x = pat[a], y = pat[b];
+            int zs[6] = {a, b, ppos[s->nb[x][0]], ppos[s->nb[x][1]], ppos[s->nb[y][0]], ppos[s->nb[y][1]]};
+            for (int i = 0; i < 6; i++) psad[zs[i]] = (uint8_t)unhappy_at(s, pat, ppos, zs[i]);
+            int delta = eta_delta(s, pat, ppos, psad, a, b);
+            double true_f = e.key + weight * eta * ((double)delta - (double)e.lo);
+            if (true_f > e.key) {
+                e.key = true_f;
+                e.kind = EXACT;
+                if (heap_push(&heap, e)) failed = 1;
+                continue;
+            }
+            kind = EXACT;
+        }
+        read_position(s, child, &L, 1);
+        double g;
+        int wrong = pnode.wrong, out = pnode.out;
+        if (a >= 0) {
+            int x = pat[a], y = pat[b];
+            g = pnode.g + 1;
+            if (s->count_wrong)
+                wrong += off_group(s, a, y) + off_group(s, b, x) - off_group(s, a, x) - off_group(s, b, y);
+            int ta = target[x], tb = target[y];
+            out += (tb != a) + (ta != b) - (ta != a) - (tb != b);
+            if (L.cyc[a] == L.cyc[b]) g += (lone == a || lone == b) ? charge_lone : charge_other;
+        } else {
+            g = 0.0;
+        }
+        int bound = s->size - L.k;
+        int done = sort_groups_only ? wrong == 0 : bound == 0;
+        double hv = alpha * bound + gamma * wrong;
+        if (beta != 0.0) hv += beta * out;
+        if (eta != 0.0) hv += eta * L.unhappy;
+        double f = g + weight * hv;
+        if (!done && kind == ESTIMATE && f > e.key + s->tolerance) {
+            e.key = f;
+            e.kind = EXACT;
+            if (heap_push(&heap, e)) failed = 1;
+            continue;
+        }
+        int32_t idx = 0;
+        if (a >= 0) {
+            Node node = {g, e.parent, (int16_t)a, (int16_t)b, (int16_t)wrong, (int16_t)out, h};
+            if (node_add(s, child, node)) {
+                failed = 1;
+                break;
+            }
+            idx = (int32_t)s->nnodes - 1;
+        }
+        if (seen_add(s, idx)) {
+            failed = 1;
+            break;
+        }
+        int nearness = sort_groups_only ? wrong : bound;
+        if (nearness < best_near) {
+            best_near = nearness;
+            best_idx = idx;
+        }
+        if (done) {
+            done_idx = idx;
+            break;
+        }
+        if (expanded >= node_limit) break;
+        if (expanded == probe_at && best_near > probe_near) {
+            probed = 1;
+            break;
+        }
+        expanded++;
+        if (deadline >= 0 && (expanded & 7) == 0 && now() > deadline) break;
+        if ((expanded & 4095) == 0) {
+            PyEval_RestoreThread(thread);
+            if (PyErr_CheckSignals() < 0) interrupted = 1;
+            thread = PyEval_SaveThread();
+            if (interrupted) break;
+        }
+        double base = g + 1 + weight * hv;
+        double merge_key = base + charge_other;
+        walk_moves(s, child, L.pos, L.welcome);
+        const int32_t *keys = s->skeys[s->scur];
+        int rank = 0, nkids = 0;
+        for (size_t slot = 0; slot <= s->smask; slot++) {
+            if (keys[slot] < 0) continue;
+            int p = keys[slot] / n, q = keys[slot] % n;
+            if (s->restricted && !(s->inside[p] && s->inside[q])) continue;
+            int this_rank = rank++;
+            int x = child[p], y = child[q], tx = target[x], ty = target[y];
+            if (s->focus && tx == p && ty == q) continue;
+            int placed = (tx == q) + (ty == p);
+            int bchange = (tx == p) + (ty == q) - placed;
+            int same = L.cyc[p] == L.cyc[q];
+            int cchange = 0, gdiff = s->group[x] != s->group[y];
+            if (gdiff && gamma != 0.0)
+                cchange = off_group(s, q, x) + off_group(s, p, y) - off_group(s, p, x) - off_group(s, q, y);
+            Entry kid;
+            kid.parent = idx;
+            kid.rank = (uint16_t)this_rank;
+            kid.a = (int16_t)p;
+            kid.b = (int16_t)q;
+            kid.lo = 0;
+            if (lazy || !exact) {
+                double key = same ? base : (lone < 0 ? merge_key
+                                             : base + ((lone == p || lone == q) ? charge_lone : charge_other));
+                int lo = -(L.sad[p] + L.sad[q]);
+                if (lazy) {
+                    mask_t sx = (ONE(L.pos[s->nb[x][0]]) | ONE(L.pos[s->nb[x][1]])) & L.sadm;
+                    mask_t sy = (ONE(L.pos[s->nb[y][0]]) | ONE(L.pos[s->nb[y][1]])) & L.sadm;
+                    if (sx || sy) {
+                        mask_t ap = s->adjmask[p], aq = s->adjmask[q];
+                        mask_t u = (aq & sx) | (ap & sy);
+                        if (u) lo -= BIT(ap, q) ? popcount(u) : popcount(u) + popcount(u & ap & aq);
+                    }
+                    kid.kind = LOWER;
+                    kid.lo = (int8_t)lo;
+                } else {
+                    kid.kind = eta == 0.0 ? EXACT : ESTIMATE;
+                }
+                key += s->steps[same ? 0 : 1][bchange + 2][cchange + 2][-lo];
+                kid.key = key;
+            } else {
+                double dh, extra;
+                if (same) {
+                    dh = -alpha;
+                    extra = 0.0;
+                } else {
+                    dh = alpha;
+                    extra = (lone == p || lone == q) ? charge_lone : charge_other;
+                }
+                if (beta != 0.0) dh += beta * bchange;
+                if (gamma != 0.0 && gdiff) dh += gamma * cchange;
+                dh += eta * eta_delta(s, child, L.pos, L.sad, p, q);
+                kid.key = base + extra + weight * dh;
+                kid.kind = EXACT;
+            }
+            kid.tie = s->seeded ? (double)(-placed) + twister_random(&s->rng) : ties[placed];
+            kids[nkids++] = kid;
+        }
+        for (int i = 0; i < nkids; i++)
+            if (heap_push(&heap, kids[i])) {
+                failed = 1;
+                break;
+            }
+    }
+    PyEval_RestoreThread(thread);
+    free(heap.e);
+    if (interrupted) {
+        search_free(s);
+        return NULL;
+    }
+    if (failed) {
+        search_free(s);
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL, *path = NULL, *end = NULL, *best = NULL;
+    if (done_idx >= 0) {
+        path = trace(s, done_idx);
+        end = PyBytes_FromStringAndSize((const char *)s->ats + (size_t)done_idx * n, n);
+    } else {
+        path = Py_NewRef(Py_None);
+        end = Py_NewRef(start_o);
+    }
+    PyObject *best_path = trace(s, best_idx);
+    PyObject *best_at = PyBytes_FromStringAndSize((const char *)s->ats + (size_t)best_idx * n, n);
+    if (path && end && best_path && best_at)
+        best = Py_BuildValue("(OOiO)", best_path, best_at, best_near, probed ? Py_True : Py_False);
+    if (best) result = Py_BuildValue("(OOLO)", path, end, expanded, best);
+    Py_XDECREF(path);
+    Py_XDECREF(end);
+    Py_XDECREF(best_path);
+    Py_XDECREF(best_at);
+    Py_XDECREF(best);
+    search_free(s);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS, search_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_amber_core",
+    "The Amber solver's search, compiled: amber.py's _search_py, state for state (see _amber_core.c).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__amber_core(void) {
+    uint64_t z = 0x9e3779b97f4a7c15ULL;
+    for (int c = 0; c < MAXN; c++)
+        for (int x = 0; x < MAXN; x++) {
+            /* splitmix64 */
+            uint64_t v = (z += 0x9e3779b97f4a7c15ULL);
+            v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
+            zobrist[c][x] = v ^ (v >> 31);
+        }
+    return PyModule_Create(&module);
+}

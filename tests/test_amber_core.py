@@ -1,0 +1,136 @@
+"""The compiled core of the Amber search (``solvers/_amber_core.c``) against the Python search it copies
+(``amber._search_py``, the reference): the same path, end position, count of states and nearest position,
+on every layout, from positions reached by random play, for every kind of search the plans run (the
+whole board, gatherings into parts, the sort of one region; exact, lazy and estimated eta; focused;
+random tie-breaks; charged merges; probes; a deadline).
+
+Both searches expand the very same states in the same order, so any difference in what the core weighs,
+or in the order it takes the swaps, shows up as a different count, path or nearest position.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amber_patience.games import get_game
+from amber_patience.games.amber import AmberPosition
+from amber_patience.solvers import amber as amber_solver
+
+LAYOUTS = ["arden", "kolvir", "pattern", "path", "path-52", "path-36"]
+PHASES = ["whole", "gather", "region", "gather-groups", "gather-rows"]
+
+
+def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+def _both(board: amber_solver._Board, start: bytes, setting: amber_solver.Setting, nodes: int,
+          deadline: float | None = None, **kw: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(path, end, states, best) of the Python search and of the core, from ``start``."""
+    results = []
+    for search in (amber_solver._search_py, amber_solver._search_core):
+        best: dict[str, Any] = {}
+        path, end, used = search(board, start, setting, deadline, nodes, best=best, **kw)
+        results.append((path, end, used, best))
+    return results[0], results[1]
+
+
+def test_the_core_is_built() -> None:
+    """``pip install -e .`` builds the core; the search uses it unless ``AMBER_PURE_PYTHON`` is set."""
+    assert amber_solver._amber_core is not None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       steps=st.integers(min_value=0, max_value=40), phase=st.sampled_from(PHASES),
+       attempt=st.integers(min_value=0, max_value=5), seed=st.none() | st.integers(min_value=0, max_value=2**40),
+       focus=st.booleans(), lazy=st.booleans(), charge=st.sampled_from([0.0, 0.5, 2.0]),
+       nodes=st.integers(min_value=1, max_value=500))
+def test_the_core_is_the_python_search(name: str, number: int, steps: int, phase: str, attempt: int,
+                                       seed: int | None, focus: bool, lazy: bool, charge: float, nodes: int) -> None:
+    """The whole board searched from a position of random play, with any layout's setting of any phase,
+    varied: the very same search."""
+    game = get_game(name)
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    portfolio = amber_solver.settings_for(game, phase)
+    setting = replace(portfolio[attempt % len(portfolio)], seed=seed, focus=focus, lazy=lazy,
+                      charge_lone=charge, charge_other=charge / 2)
+    python, core = _both(board, board.start, setting, nodes)
+    assert python == core
+    assert python[2] > 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       steps=st.integers(min_value=0, max_value=30), seed=st.none() | st.integers(min_value=0, max_value=99),
+       split=st.integers(min_value=1, max_value=5))
+def test_a_gathering_in_the_core_is_the_python_one(name: str, number: int, steps: int, seed: int | None,
+                                                    split: int) -> None:
+    """A gathering (``sort_groups_only``, the cards' parts as groups) into ``split`` parts along the goal."""
+    game = get_game(name)
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    order = sorted(range(board.n))
+    parts = [order[i::split] for i in range(split)] if split > 1 else [order]
+    free = [c for c in range(board.n) if not board.fixed[c]]
+    setting = replace(amber_solver.settings_for(game, "gather")[0], seed=seed)
+    python, core = _both(board, board.start, setting, 400, **amber_solver._gather_kw(board, parts, free))
+    assert python == core
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       swaps=st.integers(min_value=1, max_value=20), exact=st.booleans(), focus=st.booleans())
+def test_a_region_sort_in_the_core_is_the_python_one(name: str, number: int, swaps: int, exact: bool,
+                                                     focus: bool) -> None:
+    """One region sorted with only its cells moving: the goal with cards of the region's first half of the
+    snake traded among themselves (not necessarily by legal swaps), the rest in place."""
+    game = get_game(name)
+    board = amber_solver._Board(game.deal(number))
+    region = [c for c in range(board.n) if not board.fixed[c]][: board.n // 2]
+    at = bytearray(board.goal)
+    rng = random.Random(number)
+    for _ in range(swaps):
+        a, b = rng.sample(region, 2)
+        at[a], at[b] = at[b], at[a]
+    setting = amber_solver.Setting(3, 1, 1, 0.5, 300, exact=exact, lazy=exact, focus=focus)
+    python, core = _both(board, bytes(at), setting, 300, cells=region)
+    assert python == core
+
+
+def test_a_probe_and_a_past_deadline_stop_both_alike() -> None:
+    """Arden's probed whole-board search stops at its probe (the same states, ``probed``); with a deadline
+    already past, both stop at their first look at the clock (8 states)."""
+    game = get_game("arden")
+    board = amber_solver._Board(game.deal(3))
+    probed = replace(amber_solver.settings_for(game, "whole")[0], probe=(200, 5))
+    python, core = _both(board, board.start, probed, 5000)
+    assert python == core and python[3]["probed"] and python[2] == 200
+    setting = amber_solver.settings_for(game, "gather-groups")[0]
+    python, core = _both(board, board.start, setting, 5000, deadline=time.perf_counter() - 1.0)
+    assert python == core and python[2] == 8
+
+
+def test_the_core_wins_with_legal_swaps() -> None:
+    """A won path of the core, replayed with the move rule, sorts the board (Path 36, deal 1, whole board)."""
+    game = get_game("path-36")
+    board = amber_solver._Board(game.deal(1))
+    path, end, used = amber_solver._search_core(board, board.start, amber_solver.settings_for(game, "whole")[0],
+                                                None, 20000)
+    assert path is not None and list(end) == board.goal and used > 0
+    at = bytearray(board.start)
+    for a, b in path:
+        assert board.legal_swap(at, a, b)
+        at[a], at[b] = at[b], at[a]
+    assert list(at) == board.goal
