@@ -134,3 +134,23 @@ def test_the_core_wins_with_legal_swaps() -> None:
         assert board.legal_swap(at, a, b)
         at[a], at[b] = at[b], at[a]
     assert list(at) == board.goal
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
+       seed=st.integers(min_value=0, max_value=10**6), cap=st.sampled_from([1, 4, 5, 6, 40, 300, 2000]))
+def test_the_cores_dock_is_the_python_one(number: int, steps: int, seed: int, cap: int) -> None:
+    """Pattern of Amber's dock (a search inside one block, ``PatternPlanner._dock_py``) and the core's
+    (``_dock_core``): the same swaps, or the same None, or the same proof that none exist (asked after
+    ``DOCK_PROOF_AFTER`` states), for random cards of every block of a position of random play."""
+    from amber_patience.solvers.amber_pattern import PatternPlanner
+
+    game = get_game("pattern")
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    planner = PatternPlanner(board, game)
+    rng = random.Random(seed)
+    for blk in range(len(planner.blocks)):
+        cont = bytes(planner.contents[blk](board.start))
+        for _ in range(4):
+            stay, *wanted = rng.sample(list(cont), 1 + rng.randint(1, 3))
+            assert planner._dock_core(blk, cont, stay, wanted, cap) == planner._dock_py(blk, cont, stay, wanted, cap)

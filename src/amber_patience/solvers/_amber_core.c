@@ -100,51 +100,62 @@ static inline int entry_less(const Entry *x, const Entry *y) {
     return x->rank < y->rank;
 }
 
-typedef struct {
-    Entry *e;
-    size_t len, cap;
-} Heap;
+/* a binary min-heap of entries of type T ordered by LESS (a total order: equal entries never meet) */
+#define DEFINE_HEAP(NAME, T, LESS)                                        \
+    typedef struct {                                                      \
+        T *e;                                                             \
+        size_t len, cap;                                                  \
+    } NAME;                                                               \
+    static int NAME##_push(NAME *h, T x) {                                \
+        if (h->len == h->cap) {                                           \
+            size_t cap = h->cap ? h->cap * 2 : 4096;                      \
+            T *e = realloc(h->e, cap * sizeof(T));                        \
+            if (!e) return -1;                                            \
+            h->e = e;                                                     \
+            h->cap = cap;                                                 \
+        }                                                                 \
+        size_t i = h->len++;                                              \
+        while (i > 0) {                                                   \
+            size_t up = (i - 1) >> 1;                                     \
+            if (!LESS(&x, &h->e[up])) break;                              \
+            h->e[i] = h->e[up];                                           \
+            i = up;                                                       \
+        }                                                                 \
+        h->e[i] = x;                                                      \
+        return 0;                                                         \
+    }                                                                     \
+    static T NAME##_pop(NAME *h) {                                        \
+        T top = h->e[0];                                                  \
+        T last = h->e[--h->len];                                          \
+        size_t n = h->len, i = 0;                                         \
+        for (;;) {                                                        \
+            size_t c = 2 * i + 1;                                         \
+            if (c >= n) break;                                            \
+            if (c + 1 < n && LESS(&h->e[c + 1], &h->e[c])) c++;           \
+            if (!LESS(&h->e[c], &last)) break;                            \
+            h->e[i] = h->e[c];                                            \
+            i = c;                                                        \
+        }                                                                 \
+        if (n) h->e[i] = last;                                            \
+        return top;                                                       \
+    }
 
-static int heap_push(Heap *h, Entry x) {
-    if (h->len == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 4096;
-        Entry *e = realloc(h->e, cap * sizeof(Entry));
-        if (!e) return -1;
-        h->e = e;
-        h->cap = cap;
-    }
-    size_t i = h->len++;
-    while (i > 0) {
-        size_t up = (i - 1) >> 1;
-        if (!entry_less(&x, &h->e[up])) break;
-        h->e[i] = h->e[up];
-        i = up;
-    }
-    h->e[i] = x;
-    return 0;
-}
-
-static Entry heap_pop(Heap *h) {
-    Entry top = h->e[0];
-    Entry last = h->e[--h->len];
-    size_t n = h->len, i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && entry_less(&h->e[c + 1], &h->e[c])) c++;
-        if (!entry_less(&h->e[c], &last)) break;
-        h->e[i] = h->e[c];
-        i = c;
-    }
-    if (n) h->e[i] = last;
-    return top;
-}
+DEFINE_HEAP(Heap, Entry, entry_less)
 
 /* ---- the search ---- */
 
 #define LINEAR_PROBES 9
 #define PERTURB_SHIFT 5
-#define SET_SLOTS 16384  /* CPython's table for at most 3003 swaps (78 cells) grows to 16384 slots */
+#define MAX_SWAPS 8128  /* the swaps of a state: at most n (n - 1) / 2 for n <= 128 cells */
+
+/* a copy of CPython's set of (p, q) tuples, p < q, keyed p * n + q: two tables, the second for growing */
+typedef struct {
+    int32_t *keys[2];
+    int64_t *hashes[2];
+    int cur, n;
+    size_t mask, fill;
+    const int64_t *pair_hash;  /* hash((p, q)) of every pair, n * n */
+} PairSet;
 
 typedef struct {
     double g;
@@ -159,18 +170,13 @@ typedef struct {
     int n, lone, nwalk;
     uint8_t target[MAXN], nb[MAXN][2], adj[MAXN][4], nadj[MAXN], walk[MAXN][5];
     mask_t adjmask[MAXN], allow[MAXN];
-    const int64_t *pair_hash;  /* n * n */
     /* the search's setting */
     double weight, alpha, beta, gamma, eta, charge_lone, charge_other, tolerance;
     int exact, lazy, focus, sort_groups_only, count_wrong, restricted, size;
     uint8_t region[MAXN], inside[MAXN], counted[MAXN], sadable[MAXN], group[MAXN], cell_group[MAXN];
     /* key increments weight * (dh + eta * lo) of the lazy and estimating loops: [merge][b + 2][c + 2][-lo] */
     double steps[2][5][5][32];
-    /* the swaps' set, as CPython's: two tables, the second for growing */
-    int32_t *skeys[2];
-    int64_t *shash[2];
-    int scur;
-    size_t smask, sfill;
+    PairSet set;  /* the swaps of the state expanded, in the order of the Python set */
     /* nodes */
     Node *nodes;
     uint8_t *ats;
@@ -206,19 +212,40 @@ static void set_insert_clean(int32_t *keys, int64_t *hashes, size_t mask, int32_
     hashes[e] = hash;
 }
 
-static void set_clear(Search *s) {
-    s->scur = 0;
-    s->smask = 7;
-    s->sfill = 0;
-    for (int i = 0; i < 8; i++) s->skeys[0][i] = -1;
+static int set_init(PairSet *set, int n, const int64_t *pair_hash) {
+    set->n = n;
+    set->pair_hash = pair_hash;
+    /* the largest table CPython makes for all n (n - 1) / 2 pairs (it grows to over four times the entries) */
+    size_t slots = 8, pairs = (size_t)n * (n - 1) / 2;
+    while (slots <= pairs * 4) slots <<= 1;
+    for (int i = 0; i < 2; i++) {
+        set->keys[i] = malloc(slots * sizeof(int32_t));
+        set->hashes[i] = malloc(slots * sizeof(int64_t));
+    }
+    return set->keys[0] && set->keys[1] && set->hashes[0] && set->hashes[1] ? 0 : -1;
 }
 
-static void set_add(Search *s, int p, int q) {
-    int32_t key = p * s->n + q;
-    int64_t hash = s->pair_hash[key];
-    int32_t *keys = s->skeys[s->scur];
-    int64_t *hashes = s->shash[s->scur];
-    size_t mask = s->smask, i = (size_t)hash & mask, perturb = (size_t)hash, e;
+static void set_free(PairSet *set) {
+    for (int i = 0; i < 2; i++) {
+        free(set->keys[i]);
+        free(set->hashes[i]);
+    }
+}
+
+static void set_clear(PairSet *set) {
+    set->cur = 0;
+    set->mask = 7;
+    set->fill = 0;
+    for (int i = 0; i < 8; i++) set->keys[0][i] = -1;
+}
+
+/* the pair (p, q), p < q, added to the set as CPython's set.add adds the tuple */
+static void set_add(PairSet *set, int p, int q) {
+    int32_t key = p * set->n + q;
+    int64_t hash = set->pair_hash[key];
+    int32_t *keys = set->keys[set->cur];
+    int64_t *hashes = set->hashes[set->cur];
+    size_t mask = set->mask, i = (size_t)hash & mask, perturb = (size_t)hash, e;
     for (;;) {
         e = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
@@ -233,30 +260,30 @@ static void set_add(Search *s, int p, int q) {
 found:
     keys[e] = key;
     hashes[e] = hash;
-    s->sfill++;
-    if (s->sfill * 5 < mask * 3) return;
-    size_t minused = s->sfill > 50000 ? s->sfill * 2 : s->sfill * 4, size = 8;
+    set->fill++;
+    if (set->fill * 5 < mask * 3) return;
+    size_t minused = set->fill > 50000 ? set->fill * 2 : set->fill * 4, size = 8;
     while (size <= minused) size <<= 1;
-    int other = 1 - s->scur;
-    int32_t *nkeys = s->skeys[other];
-    int64_t *nhashes = s->shash[other];
+    int other = 1 - set->cur;
+    int32_t *nkeys = set->keys[other];
+    int64_t *nhashes = set->hashes[other];
     for (size_t k = 0; k < size; k++) nkeys[k] = -1;
     for (size_t k = 0; k <= mask; k++)
         if (keys[k] >= 0) set_insert_clean(nkeys, nhashes, size - 1, keys[k], hashes[k]);
-    s->scur = other;
-    s->smask = size - 1;
+    set->cur = other;
+    set->mask = size - 1;
 }
 
 static inline void add_pair(Search *s, int a, int b) {
     if (a < b)
-        set_add(s, a, b);
+        set_add(&s->set, a, b);
     else
-        set_add(s, b, a);
+        set_add(&s->set, b, a);
 }
 
 /* _Board._moves_masked, into the set */
 static void walk_moves(Search *s, const uint8_t *at, const uint8_t *pos, const mask_t *welcome) {
-    set_clear(s);
+    set_clear(&s->set);
     for (int w = 0; w < s->nwalk; w++) {
         int x = s->walk[w][0], m1 = s->walk[w][1], m2 = s->walk[w][2], s1 = s->walk[w][3], s2 = s->walk[w][4];
         int a = pos[x], q1 = pos[m1], q2 = pos[m2], least;
@@ -479,10 +506,7 @@ static int bytes_arg(PyObject *o, const char *what, Py_ssize_t want, const uint8
 }
 
 static void search_free(Search *s) {
-    free(s->skeys[0]);
-    free(s->skeys[1]);
-    free(s->shash[0]);
-    free(s->shash[1]);
+    set_free(&s->set);
     free(s->nodes);
     free(s->ats);
     free(s->seen);
@@ -531,7 +555,6 @@ static PyObject *search(PyObject *self, PyObject *args) {
     s->lone = lone;
     s->nwalk = (int)(PyBytes_GET_SIZE(walk_o) / 5);
     memcpy(s->walk, walk, (size_t)s->nwalk * 5);
-    s->pair_hash = (const int64_t *)hashes;
     for (int c = 0; c < n; c++) {
         s->target[c] = target[c];
         s->nb[c][0] = nbs[2 * c];
@@ -599,13 +622,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         s->seeded = 1;
     }
-    for (int i = 0; i < 2; i++) {
-        s->skeys[i] = malloc(SET_SLOTS * sizeof(int32_t));
-        s->shash[i] = malloc(SET_SLOTS * sizeof(int64_t));
-    }
+    int no_set = set_init(&s->set, n, (const int64_t *)hashes);
     s->seenmask = 1023;
     s->seen = malloc(1024 * sizeof(int32_t));
-    if (!s->skeys[0] || !s->skeys[1] || !s->shash[0] || !s->shash[1] || !s->seen) {
+    if (no_set || !s->seen) {
         search_free(s);
         return PyErr_NoMemory();
     }
@@ -622,7 +642,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     first.wrong = (int16_t)wrong0;
     first.out = (int16_t)out0;
     Heap heap = {NULL, 0, 0};
-    int failed = node_add(s, start, first) || heap_push(&heap, (Entry){0.0, 0.0, 0, -1, -1, 0, EXACT, 0});
+    int failed = node_add(s, start, first) || Heap_push(&heap, (Entry){0.0, 0.0, 0, -1, -1, 0, EXACT, 0});
 
     static const double ties[3] = {0.0, -1.0, -2.0};
     long long expanded = 0;
@@ -630,11 +650,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int32_t best_idx = 0, done_idx = -1;
     uint8_t child[MAXN];
     Lists L;
-    Entry kids[SET_SLOTS / 4];
+    static __thread Entry kids[MAX_SWAPS];
 
     PyThreadState *thread = PyEval_SaveThread();
     while (!failed && heap.len) {
-        Entry e = heap_pop(&heap);
+        Entry e = Heap_pop(&heap);
         const Node pnode = s->nodes[e.parent];
         const uint8_t *pat = s->ats + (size_t)e.parent * n;
         int a = e.a, b = e.b;
@@ -660,7 +680,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             if (true_f > e.key) {
                 e.key = true_f;
                 e.kind = EXACT;
-                if (heap_push(&heap, e)) failed = 1;
+                if (Heap_push(&heap, e)) failed = 1;
                 continue;
             }
             kind = EXACT;
@@ -688,7 +708,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         if (!done && kind == ESTIMATE && f > e.key + s->tolerance) {
             e.key = f;
             e.kind = EXACT;
-            if (heap_push(&heap, e)) failed = 1;
+            if (Heap_push(&heap, e)) failed = 1;
             continue;
         }
         int32_t idx = 0;
@@ -729,9 +749,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
         double base = g + 1 + weight * hv;
         double merge_key = base + charge_other;
         walk_moves(s, child, L.pos, L.welcome);
-        const int32_t *keys = s->skeys[s->scur];
+        const int32_t *keys = s->set.keys[s->set.cur];
         int rank = 0, nkids = 0;
-        for (size_t slot = 0; slot <= s->smask; slot++) {
+        for (size_t slot = 0; slot <= s->set.mask; slot++) {
             if (keys[slot] < 0) continue;
             int p = keys[slot] / n, q = keys[slot] % n;
             if (s->restricted && !(s->inside[p] && s->inside[q])) continue;
@@ -788,7 +808,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             kids[nkids++] = kid;
         }
         for (int i = 0; i < nkids; i++)
-            if (heap_push(&heap, kids[i])) {
+            if (Heap_push(&heap, kids[i])) {
                 failed = 1;
                 break;
             }
@@ -825,8 +845,300 @@ static PyObject *search(PyObject *self, PyObject *args) {
     return result;
 }
 
+
+/* ---- Pattern of Amber's dock: a best-first search inside one block (amber_pattern's _dock_py) ---- */
+
+#define MAXBLOCK 32
+
+typedef struct {
+    int f, g, h;
+    int32_t tie, state;
+} DockEntry;
+
+static inline int dock_less(const DockEntry *x, const DockEntry *y) {
+    if (x->f != y->f) return x->f < y->f;
+    if (x->g != y->g) return x->g < y->g;
+    return x->tie < y->tie;
+}
+
+DEFINE_HEAP(DockHeap, DockEntry, dock_less)
+
+typedef struct {
+    int m, nwanted;
+    uint32_t movable, mask[MAXBLOCK];
+    uint8_t adj[MAXBLOCK][4], nadj[MAXBLOCK], targets[MAXBLOCK][MAXBLOCK][5], dist[MAXBLOCK][MAXBLOCK];
+    const uint8_t *nb;  /* the rank-neighbours of every card of the board, two bytes a card */
+    int stay, wanted[MAXBLOCK];
+    PairSet set;
+    int16_t cell_of[256];  /* the local cell of every card in the block, -1 for the others */
+    /* the states: m bytes each, each with its parent state and the swap from it */
+    uint8_t *states;
+    int32_t *parent;
+    uint8_t (*swap)[2];
+    uint64_t *hash;
+    size_t nstates, cap;
+    int32_t *seen;
+    size_t seenmask;
+} Dock;
+
+/* PatternPlanner._make_moves: the legal swaps inside the block holding ``cont``, into the set */
+static void dock_moves(Dock *d, const uint8_t *cont) {
+    int m = d->m;
+    uint32_t near[MAXBLOCK];
+    set_clear(&d->set);
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = (int16_t)i;
+    for (int i = 0; i < m; i++) {
+        int r = d->cell_of[d->nb[2 * cont[i]]], t = d->cell_of[d->nb[2 * cont[i] + 1]];
+        near[i] = (r >= 0 ? 1U << r : 0U) | (t >= 0 ? 1U << t : 0U);
+    }
+    for (int i = 0; i < m; i++) {
+        uint32_t ni = near[i];
+        if (!ni || !(d->movable >> i & 1)) continue;
+        uint32_t up = (d->movable >> (i + 1)) << (i + 1), touch = 0;
+        for (uint32_t v = ni; v; v &= v - 1) touch |= d->mask[__builtin_ctz(v)];
+        touch &= up;
+        uint32_t legal = ni & d->mask[i] & up;
+        if (touch) {
+            uint32_t by = 0;
+            for (int j = 0; j < d->nadj[i]; j++) by |= near[d->adj[i][j]];
+            legal |= touch & by;
+        }
+        if (!legal) continue;
+        if (!(legal & (legal - 1))) {
+            set_add(&d->set, i, 31 - __builtin_clz(legal));
+            continue;
+        }
+        for (int side = 0; side < 2; side++) {
+            int j = d->cell_of[d->nb[2 * cont[i] + side]];
+            if (j < 0) continue;
+            for (int t = 0; t < 5 && d->targets[i][j][t] != 255; t++) {
+                int k = d->targets[i][j][t];
+                if (legal >> k & 1) set_add(&d->set, i, k);
+            }
+        }
+    }
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = -1;
+}
+
+/* the dock's h: the grid distance from ``stay`` to the nearest wanted card, minus one */
+static int dock_h(const Dock *d, const uint8_t *c) {
+    int at_stay = 0, best = 99;
+    while (c[at_stay] != d->stay) at_stay++;
+    for (int w = 0; w < d->nwanted; w++) {
+        int at = 0;
+        while (c[at] != d->wanted[w]) at++;
+        if (d->dist[at_stay][at] < best) best = d->dist[at_stay][at];
+    }
+    return best - 1;
+}
+
+static uint64_t dock_hash(const uint8_t *c, int m) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < m; i++) h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* the state ``c`` added (parent, swap), or -1 if it was seen; -2 when out of memory */
+static int32_t dock_add(Dock *d, const uint8_t *c, int32_t parent, int i, int k) {
+    int m = d->m;
+    uint64_t h = dock_hash(c, m);
+    size_t slot = (size_t)h & d->seenmask;
+    for (;;) {
+        int32_t j = d->seen[slot];
+        if (j < 0) break;
+        if (d->hash[j] == h && memcmp(d->states + (size_t)j * m, c, m) == 0) return -1;
+        slot = (slot + 1) & d->seenmask;
+    }
+    if (d->nstates == d->cap) {
+        size_t cap = d->cap * 2;
+        uint8_t *states = realloc(d->states, cap * m);
+        int32_t *parent_ = realloc(d->parent, cap * sizeof(int32_t));
+        uint8_t(*swap)[2] = realloc(d->swap, cap * 2);
+        uint64_t *hash = realloc(d->hash, cap * sizeof(uint64_t));
+        if (states) d->states = states;
+        if (parent_) d->parent = parent_;
+        if (swap) d->swap = swap;
+        if (hash) d->hash = hash;
+        if (!states || !parent_ || !swap || !hash) return -2;
+        d->cap = cap;
+    }
+    int32_t idx = (int32_t)d->nstates++;
+    memcpy(d->states + (size_t)idx * m, c, m);
+    d->parent[idx] = parent;
+    d->swap[idx][0] = (uint8_t)i;
+    d->swap[idx][1] = (uint8_t)k;
+    d->hash[idx] = h;
+    d->seen[slot] = idx;
+    if (d->nstates * 2 > d->seenmask + 1) {
+        size_t size = (d->seenmask + 1) * 2;
+        int32_t *t = malloc(size * sizeof(int32_t));
+        if (!t) return -2;
+        for (size_t q = 0; q < size; q++) t[q] = -1;
+        for (size_t q = 0; q < d->nstates; q++) {
+            size_t r = (size_t)d->hash[q] & (size - 1);
+            while (t[r] >= 0) r = (r + 1) & (size - 1);
+            t[r] = (int32_t)q;
+        }
+        free(d->seen);
+        d->seen = t;
+        d->seenmask = size - 1;
+    }
+    return idx;
+}
+
+static void dock_free(Dock *d) {
+    set_free(&d->set);
+    free(d->states);
+    free(d->parent);
+    free(d->swap);
+    free(d->hash);
+    free(d->seen);
+    free(d);
+}
+
+PyDoc_STRVAR(dock_doc,
+"dock(block, nb, cont, stay, wanted, cap, proof_after) -> (status, swaps or None)\n\n"
+"amber_pattern's PatternPlanner._dock_py, compiled: status 1 when the search reached its proof_after-th state\n"
+"(the caller asks _never_docks, and runs it again with proof_after -1 if no proof), else 0 with the swaps\n"
+"(local cell pairs) or None.");
+
+static PyObject *dock(PyObject *self, PyObject *args) {
+    PyObject *block, *nb_o, *cont_o, *wanted_o;
+    int stay, cap, proof_after;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!SSiSii", &PyTuple_Type, &block, &nb_o, &cont_o, &stay, &wanted_o, &cap,
+                          &proof_after))
+        return NULL;
+    int m;
+    unsigned int movable;
+    PyObject *adj_o, *targets_o, *dist_o, *hash_o;
+    if (!PyArg_ParseTuple(block, "iISSSS", &m, &movable, &adj_o, &targets_o, &dist_o, &hash_o)) return NULL;
+    if (m < 2 || m > MAXBLOCK) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.dock: a block of %d cells (2 to %d)", m, MAXBLOCK);
+        return NULL;
+    }
+    const uint8_t *adj, *targets, *dist, *hashes, *nbs, *cont, *wanted;
+    Py_ssize_t nwanted = PyBytes_GET_SIZE(wanted_o);
+    if (bytes_arg(adj_o, "adj", 4 * m, &adj) || bytes_arg(targets_o, "targets", 5 * m * m, &targets) ||
+        bytes_arg(dist_o, "dist", m * m, &dist) || bytes_arg(hash_o, "hashes", 8 * m * m, &hashes) ||
+        bytes_arg(nb_o, "nb", -1, &nbs) || bytes_arg(cont_o, "cont", m, &cont) ||
+        bytes_arg(wanted_o, "wanted", -1, &wanted))
+        return NULL;
+    if (PyBytes_GET_SIZE(nb_o) != 512 || nwanted < 1 || nwanted > MAXBLOCK) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.dock: nb must hold 256 cards, wanted 1 to 32 of them");
+        return NULL;
+    }
+    Dock *d = calloc(1, sizeof(Dock));
+    if (!d) return PyErr_NoMemory();
+    d->m = m;
+    d->movable = movable;
+    d->nb = nbs;
+    d->stay = stay;
+    d->nwanted = (int)nwanted;
+    for (int w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
+    for (int i = 0; i < 256; i++) d->cell_of[i] = -1;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < 4; j++)
+            if (adj[4 * i + j] != 255) {
+                d->adj[i][d->nadj[i]++] = adj[4 * i + j];
+                d->mask[i] |= 1U << adj[4 * i + j];
+            }
+        for (int j = 0; j < m; j++) {
+            memcpy(d->targets[i][j], targets + 5 * (i * m + j), 5);
+            d->dist[i][j] = dist[i * m + j];
+        }
+    }
+    d->cap = 256;
+    d->seenmask = 1023;
+    d->states = malloc(d->cap * m);
+    d->parent = malloc(d->cap * sizeof(int32_t));
+    d->swap = malloc(d->cap * 2);
+    d->hash = malloc(d->cap * sizeof(uint64_t));
+    d->seen = malloc((d->seenmask + 1) * sizeof(int32_t));
+    if (set_init(&d->set, m, (const int64_t *)hashes) || !d->states || !d->parent || !d->swap || !d->hash ||
+        !d->seen) {
+        dock_free(d);
+        return PyErr_NoMemory();
+    }
+    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+    int looked[256] = {0};
+    looked[stay] = 1;
+    for (int w = 0; w < nwanted; w++) looked[wanted[w]] = 1;
+
+    DockHeap heap = {NULL, 0, 0};
+    int h0 = dock_h(d, cont);
+    int failed = dock_add(d, cont, -1, 255, 255) < 0 || DockHeap_push(&heap, (DockEntry){h0, 0, h0, 0, 0});
+    int32_t found = -1, tie = 0;
+    int status = 0, expanded = 0;
+    uint8_t t[MAXBLOCK];
+    while (!failed && heap.len) {
+        DockEntry e = DockHeap_pop(&heap);
+        if (e.h == 0) {
+            found = e.state;
+            break;
+        }
+        expanded++;
+        if (expanded > cap) break;
+        if (expanded == proof_after) {
+            status = 1;
+            break;
+        }
+        int g1 = e.g + 1;
+        int back_i = d->swap[e.state][0], back_k = d->swap[e.state][1];
+        memcpy(t, d->states + (size_t)e.state * m, m);
+        dock_moves(d, t);
+        const int32_t *keys = d->set.keys[d->set.cur];
+        for (size_t slot = 0; slot <= d->set.mask && !failed; slot++) {
+            if (keys[slot] < 0) continue;
+            int i = keys[slot] / m, k = keys[slot] % m;
+            if (i == back_i && k == back_k) continue;
+            int x = t[k], y = t[i];
+            t[i] = (uint8_t)x;
+            t[k] = (uint8_t)y;
+            int32_t idx = dock_add(d, t, e.state, i, k);
+            t[i] = (uint8_t)y;
+            t[k] = (uint8_t)x;
+            if (idx == -1) continue;
+            if (idx < 0) {
+                failed = 1;
+                break;
+            }
+            tie++;
+            int hn = (looked[x] || looked[y]) ? dock_h(d, d->states + (size_t)idx * m) : e.h;
+            if (DockHeap_push(&heap, (DockEntry){g1 + 2 * hn, g1, hn, tie, idx})) failed = 1;
+        }
+    }
+    free(heap.e);
+    if (failed) {
+        dock_free(d);
+        return PyErr_NoMemory();
+    }
+    PyObject *swaps;
+    if (found < 0) {
+        swaps = Py_NewRef(Py_None);
+    } else {
+        Py_ssize_t len = 0;
+        for (int32_t j = found; d->parent[j] >= 0; j = d->parent[j]) len++;
+        swaps = PyTuple_New(len);
+        for (int32_t j = found; swaps && d->parent[j] >= 0; j = d->parent[j]) {
+            PyObject *pair = Py_BuildValue("(ii)", d->swap[j][0], d->swap[j][1]);
+            if (!pair) {
+                Py_CLEAR(swaps);
+                break;
+            }
+            PyTuple_SET_ITEM(swaps, --len, pair);
+        }
+    }
+    dock_free(d);
+    if (!swaps) return NULL;
+    PyObject *result = Py_BuildValue("(iO)", status, swaps);
+    Py_DECREF(swaps);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
+    {"dock", dock, METH_VARARGS, dock_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -41,12 +41,15 @@ alone, one portfolio misses some (traps described in ``docs/solver-pattern.md``)
 
 from __future__ import annotations
 
+import array
+import functools
 import heapq
 import operator
 import random
 from collections.abc import Iterator, Sequence
 
 from ..games.amber import AmberGame
+from . import amber
 from .amber import Unwinnable, _Board, _Budget, _phase, closed_reach, settings_for
 
 #: Kinds are the card groups of ``_Board.group``: suits 0-3, trumps 4.
@@ -624,23 +627,36 @@ class PatternPlanner:
         if known is not None and (known[0] is not None or known[1] >= cap):
             self._docks[key] = known
             return known[0]
-        dist = self.dist[blk]
-
-        def h(c: bytes) -> int:
-            row = dist[c.index(stay)]
-            best = 99
-            for w in wanted:
-                d = row[c.index(w)]
-                if d < best:
-                    best = d
-            return best - 1
-
-        # the states are bytes (a card a byte): their hash is computed once, not at every look-up
         start = bytes(cont)
-        h0 = h(start)
-        if h0 > 0 and not self._may_dock(blk, cont, stay, wanted):
+        if self._dock_h(blk, start, stay, wanted) > 0 and not self._may_dock(blk, cont, stay, wanted):
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
+        found, never = (self._dock_core if amber.CORE else self._dock_py)(blk, start, stay, wanted, cap)
+        if never:
+            self._docks[key] = self._docks[inert] = (None, 1 << 30)
+            return None
+        if len(self._docks) > 300_000:
+            self._docks.clear()
+        self._docks[key] = self._docks[inert] = (found, cap)
+        return found
+
+    def _dock_h(self, blk: int, c: bytes, stay: int, wanted: Sequence[int]) -> int:
+        """A dock's h: the grid distance from ``stay`` to the nearest ``wanted`` card in content ``c``, minus one
+        (0: they touch)."""
+        row = self.dist[blk][c.index(stay)]
+        best = 99
+        for w in wanted:
+            d = row[c.index(w)]
+            if d < best:
+                best = d
+        return best - 1
+
+    def _dock_py(self, blk: int, start: bytes, stay: int, wanted: Sequence[int], cap: int
+                 ) -> tuple[tuple[tuple[int, int], ...] | None, bool]:
+        """:meth:`dock`'s search (the reference of the compiled one, :meth:`_dock_core`): best-first on ``g + 2 h``,
+        ties by the order pushed; (the swaps or ``None``, whether :meth:`_never_docks` proved that none exist, asked
+        after ``DOCK_PROOF_AFTER`` states)."""
+        h0 = self._dock_h(blk, start, stay, wanted)
         found: tuple[tuple[int, int], ...] | None = None
         # a state's swap from its parent (a swap undoes itself: the parent is the state with it made again)
         parents: dict[bytes, tuple[int, int] | None] = {start: None}
@@ -650,9 +666,10 @@ class PatternPlanner:
         tie = 0
         expanded = 0
         moves = self.block_moves
-        linked = self.linked_cells(cont)
+        linked = self.linked_cells(start)
         push, pop = heapq.heappush, heapq.heappop
         looked = (stay, *wanted)
+        h = self._dock_h
         while heap:
             _f, g, _t, cur, hc = pop(heap)
             if hc == 0:
@@ -662,8 +679,7 @@ class PatternPlanner:
             if expanded > cap:
                 break
             if expanded == DOCK_PROOF_AFTER and self._never_docks(blk, start, stay, wanted):
-                self._docks[key] = self._docks[inert] = (None, 1 << 30)
-                return None
+                return None, True
             g1 = g + 1
             t = bytearray(cur)
             back = parents[cur]
@@ -682,12 +698,44 @@ class PatternPlanner:
                     continue
                 parents[new] = pair
                 tie += 1
-                hn = h(new) if x in looked or y in looked else hc
+                hn = h(blk, new, stay, wanted) if x in looked or y in looked else hc
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
-        if len(self._docks) > 300_000:
-            self._docks.clear()
-        self._docks[key] = self._docks[inert] = (found, cap)
-        return found
+        return found, False
+
+    def _dock_core(self, blk: int, start: bytes, stay: int, wanted: Sequence[int], cap: int
+                   ) -> tuple[tuple[tuple[int, int], ...] | None, bool]:
+        """:meth:`_dock_py` by the compiled core (``_amber_core.c``): the same search, the same answer. The core
+        stops at its ``DOCK_PROOF_AFTER``-th state to let :meth:`_never_docks` be asked; without a proof it runs
+        again from the start without stopping (the same states: it is deterministic)."""
+        core = amber._amber_core
+        geometry = self._core_blocks[blk]
+        status, found = core.dock(geometry, self._core_nb, start, stay, bytes(wanted), cap, DOCK_PROOF_AFTER)
+        if status:
+            if self._never_docks(blk, start, stay, wanted):
+                return None, True
+            status, found = core.dock(geometry, self._core_nb, start, stay, bytes(wanted), cap, -1)
+        return found, False
+
+    @functools.cached_property
+    def _core_nb(self) -> bytes:
+        """The rank-neighbours of every card for the compiled dock: two bytes a card, for 256 cards."""
+        return bytes(z for pair in self.board.nb for z in pair).ljust(512, b"\0")
+
+    @functools.cached_property
+    def _core_blocks(self) -> list[tuple[int, int, bytes, bytes, bytes, bytes]]:
+        """Every block for the compiled dock: its number of cells, its movable cells (a bit mask), the cells beside
+        each (four bytes, 255 for none), ``targets`` (five bytes a pair of cells, 255 after the last), the grid
+        distances, and ``hash((i, k))`` of every pair of its cells (8 bytes each), by which CPython's set orders
+        the moves."""
+        out = []
+        for blk, adj in enumerate(self.adj):
+            m = len(adj)
+            targets = bytes(v for i in range(m) for j in range(m) for v in (*self.targets[blk][i][j], 255, 255, 255,
+                                                                               255, 255)[:5])
+            hashes = array.array("q", [hash(self.pairs[blk][i][k]) for i in range(m) for k in range(m)]).tobytes()
+            out.append((m, self.movable[blk], bytes(c for cells in adj for c in (*cells, 255, 255, 255, 255)[:4]),
+                        targets, bytes(d for row in self.dist[blk] for d in row), hashes))
+        return out
 
     def merge_dock(self, at: bytes, blk: int, stay: int, wanted: Sequence[int], cap: int = 300,
                    partner: int | None = None) -> tuple[tuple[tuple[int, int], ...], int] | None:
