@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from amber_patience.games import get_game
 from amber_patience.games.amber import AmberPosition
 from amber_patience.solvers import amber as amber_solver
+from amber_patience.solvers import compiled
 
 LAYOUTS = ["arden", "kolvir", "pattern", "path", "path-52", "path-36"]
 PHASES = ["whole", "gather", "region", "gather-groups", "gather-rows"]
@@ -49,7 +50,7 @@ def _both(board: amber_solver._Board, start: bytes, setting: amber_solver.Settin
 
 def test_the_core_is_built() -> None:
     """``pip install -e .`` builds the core; the search uses it unless ``AMBER_PURE_PYTHON`` is set."""
-    assert amber_solver._amber_core is not None
+    assert compiled.native is not None and compiled.ON
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -154,3 +155,40 @@ def test_the_cores_dock_is_the_python_one(number: int, steps: int, seed: int, ca
         for _ in range(4):
             stay, *wanted = rng.sample(list(cont), 1 + rng.randint(1, 3))
             assert planner._dock_core(blk, cont, stay, wanted, cap) == planner._dock_py(blk, cont, stay, wanted, cap)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_the_cores_rejoin_is_the_python_one(name: str, number: int, seed: int) -> None:
+    """The shortening's re-join of a window (``amber_shorten._rejoin_py``, iterative deepening) and the core's
+    (``_rejoin_core``): the same swaps or the same None, on windows of random play (Kolvir: through the lone
+    cell too), with fewer, as many and more swaps allowed than the window holds, and small and large state caps."""
+    from amber_patience.solvers import amber_shorten
+
+    position = get_game(name).deal(number)
+    board = amber_solver._Board(position)
+    rng = random.Random(seed)
+    path: list[tuple[int, int]] = []
+    for _ in range(50):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        path.append((move.a, move.b))
+        position = position.play(move)
+    states = amber_shorten._states_along(board.start, path)
+    found = 0
+    for i in range(0, len(path) - 8, 4):
+        j = i + rng.randint(2, 8)
+        cells = sorted({c for swap in path[i:j] for c in swap} | set(rng.sample(range(board.n), 3)))
+        cells = [c for c in cells if c not in board.frozen]
+        need = amber_shorten._relative_bound(states[i], states[j], cells)
+        window = amber_shorten._Window(board, states[i], cells)
+        for most in (need, j - i, j - i + 2):
+            for cap in (3, 40, 2000):
+                args = (board, window, states[i], states[j], cells, need, most, cap)
+                python = amber_shorten._rejoin_py(*args)
+                assert amber_shorten._rejoin_core(*args) == python
+                found += python is not None
+    assert found > 0 or len(path) < 12

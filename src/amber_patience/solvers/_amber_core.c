@@ -1136,9 +1136,272 @@ static PyObject *dock(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- the shortening's re-join of a window (amber_shorten's _rejoin_py): iterative deepening ---- */
+
+typedef struct {
+    int h;       /* the relative bound after the swap */
+    int placed;  /* cards it puts where the goal has them */
+    int a, b;    /* the cells */
+} Rejoin_move;
+
+static int rejoin_move_cmp(const void *p, const void *q) {
+    const Rejoin_move *x = p, *y = q;
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    if (x->placed != y->placed) return x->placed > y->placed ? -1 : 1;  /* -placed ascending */
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    return x->b < y->b ? -1 : (x->b > y->b);
+}
+
+typedef struct {
+    int n, lone, count, most;
+    long long nodes, node_cap;
+    uint8_t cells[MAXN], blocks[MAXN], dyn[MAXN][4], ndyn[MAXN], dest[256];
+    int16_t where[256];
+    mask_t nbm[MAXN], stat[MAXN], amask[MAXN];
+    uint8_t at[MAXN];
+    uint8_t path[2 * MAXN][2];
+    int pathlen;
+    Rejoin_move *moves;  /* per depth, count * (count - 1) / 2 moves each */
+    /* visited: the window's cards (count bytes) -> the fewest swaps that reached them, open addressing */
+    uint8_t *vkeys;
+    int32_t *vg;
+    size_t vmask, vlen;
+} Rejoin;
+
+static uint64_t rejoin_key(const Rejoin *r, uint8_t *key) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int k = 0; k < r->count; k++) {
+        key[k] = r->at[r->cells[k]];
+        h = (h ^ key[k]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* the slot of ``key`` in visited (holding it, or empty: vg < 0) */
+static size_t rejoin_slot(const Rejoin *r, const uint8_t *key, uint64_t h) {
+    size_t i = (size_t)h & r->vmask;
+    while (r->vg[i] >= 0 && memcmp(r->vkeys + i * r->count, key, r->count) != 0) i = (i + 1) & r->vmask;
+    return i;
+}
+
+static int rejoin_visit(Rejoin *r, const uint8_t *key, uint64_t h, size_t slot, int g) {
+    if (r->vg[slot] < 0) {
+        if ((r->vlen + 1) * 2 > r->vmask + 1) {
+            size_t size = (r->vmask + 1) * 2;
+            uint8_t *keys = malloc(size * r->count);
+            int32_t *vg = malloc(size * sizeof(int32_t));
+            if (!keys || !vg) {
+                free(keys);
+                free(vg);
+                return -1;
+            }
+            for (size_t i = 0; i < size; i++) vg[i] = -1;
+            for (size_t i = 0; i <= r->vmask; i++) {
+                if (r->vg[i] < 0) continue;
+                const uint8_t *k = r->vkeys + i * r->count;
+                uint64_t kh = 1469598103934665603ULL;
+                for (int c = 0; c < r->count; c++) kh = (kh ^ k[c]) * 1099511628211ULL;
+                size_t j = (size_t)kh & (size - 1);
+                while (vg[j] >= 0) j = (j + 1) & (size - 1);
+                memcpy(keys + j * r->count, k, r->count);
+                vg[j] = r->vg[i];
+            }
+            free(r->vkeys);
+            free(r->vg);
+            r->vkeys = keys;
+            r->vg = vg;
+            r->vmask = size - 1;
+            slot = rejoin_slot(r, key, h);
+        }
+        memcpy(r->vkeys + slot * r->count, key, r->count);
+        r->vlen++;
+    }
+    r->vg[slot] = g;
+    return 0;
+}
+
+static void rejoin_clear(Rejoin *r) {
+    for (size_t i = 0; i <= r->vmask; i++) r->vg[i] = -1;
+    r->vlen = 0;
+}
+
+/* dfs of _rejoin_py: 1 found (the path in r->path), 0 not, -1 out of memory */
+static int rejoin_dfs(Rejoin *r, int h, int limit) {
+    if (h == 0) return 1;
+    r->nodes++;
+    if (r->nodes > r->node_cap) return 0;
+    int g = r->pathlen, count = r->count, lone = r->lone;
+    int allow_across = g + h + 2 <= limit;
+    int16_t cyc[MAXN];
+    mask_t welcome[MAXN];
+    for (int k = 0; k < count; k++) cyc[k] = -1;
+    for (int k = 0; k < count; k++) {
+        if (cyc[k] >= 0) continue;
+        int m = k;
+        while (cyc[m] < 0) {
+            cyc[m] = (int16_t)k;
+            m = r->dest[r->at[r->cells[m]]];
+        }
+    }
+    for (int k = 0; k < count; k++) {
+        mask_t w = r->stat[k];
+        for (int t = 0; t < r->ndyn[k]; t++) w |= r->nbm[r->at[r->dyn[k][t]]];
+        welcome[k] = w;
+    }
+    Rejoin_move *moves = r->moves + (size_t)g * ((size_t)count * (count - 1) / 2 + 1);
+    int nmoves = 0;
+    for (int i = 0; i < count; i++) {
+        int a = r->cells[i], x = r->at[a];
+        mask_t wa = welcome[i], ma = r->amask[i], nx = r->nbm[x];
+        for (int j = i + 1; j < count; j++) {
+            if (!allow_across && cyc[j] != cyc[i]) continue;
+            int b = r->cells[j], y = r->at[b], legal;
+            if (lone < 0) {
+                legal = (BIT(welcome[j], x) && BIT(wa, y)) || (BIT(ma, b) && BIT(nx, y));
+            } else {
+                if (r->blocks[j] != r->blocks[i] && a != lone && b != lone) continue;
+                legal = (BIT(ma, b) && BIT(nx, y)) || ((b == lone || BIT(welcome[j], x)) && (a == lone || BIT(wa, y)));
+            }
+            if (!legal) continue;
+            moves[nmoves].h = cyc[j] == cyc[i] ? h - 1 : h + 1;
+            moves[nmoves].placed = (r->where[x] == b) + (r->where[y] == a);
+            moves[nmoves].a = a;
+            moves[nmoves].b = b;
+            nmoves++;
+        }
+    }
+    qsort(moves, nmoves, sizeof(Rejoin_move), rejoin_move_cmp);
+    uint8_t key[MAXN];
+    for (int q = 0; q < nmoves; q++) {
+        int a = moves[q].a, b = moves[q].b;
+        uint8_t t = r->at[a];
+        r->at[a] = r->at[b];
+        r->at[b] = t;
+        uint64_t kh = rejoin_key(r, key);
+        size_t slot = rejoin_slot(r, key, kh);
+        int seen = r->vg[slot] >= 0 ? r->vg[slot] : limit + 1;
+        if (seen > g + 1) {
+            if (rejoin_visit(r, key, kh, slot, g + 1)) return -1;
+            r->path[r->pathlen][0] = (uint8_t)a;
+            r->path[r->pathlen][1] = (uint8_t)b;
+            r->pathlen++;
+            int found = rejoin_dfs(r, moves[q].h, limit);
+            if (found) return found;
+            r->pathlen--;
+        }
+        t = r->at[a];
+        r->at[a] = r->at[b];
+        r->at[b] = t;
+        if (r->nodes > r->node_cap) return 0;
+    }
+    return 0;
+}
+
+static int mask_arg(PyObject *o, const char *what, int count, mask_t *out) {
+    const uint8_t *raw;
+    if (bytes_arg(o, what, 16 * (Py_ssize_t)count, &raw)) return -1;
+    for (int k = 0; k < count; k++) {
+        uint64_t lo, hi;
+        memcpy(&lo, raw + 16 * k, 8);
+        memcpy(&hi, raw + 16 * k + 8, 8);
+        out[k] = ((mask_t)hi << 64) | lo;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(rejoin_doc,
+"rejoin(n, lone, nbm, cells, static, dyn, amask, blocks, start, goal, need, most, node_cap) -> swaps or None\n\n"
+"amber_shorten's _rejoin_py, compiled (masks as 16 little-endian bytes each; dyn four cells a window cell).");
+
+static PyObject *rejoin(PyObject *self, PyObject *args) {
+    int n, lone, need, most;
+    long long node_cap;
+    PyObject *nbm_o, *cells_o, *static_o, *dyn_o, *amask_o, *blocks_o, *start_o, *goal_o;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiSSSSSSSSiiL", &n, &lone, &nbm_o, &cells_o, &static_o, &dyn_o, &amask_o,
+                          &blocks_o, &start_o, &goal_o, &need, &most, &node_cap))
+        return NULL;
+    Py_ssize_t count = PyBytes_GET_SIZE(cells_o);
+    if (n < 2 || n > MAXN || count < 2 || count > n || most < 0 || most > 2 * MAXN) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.rejoin: 2 to 128 cells, a window of 2 or more, most <= 256");
+        return NULL;
+    }
+    Rejoin *r = calloc(1, sizeof(Rejoin));
+    if (!r) return PyErr_NoMemory();
+    const uint8_t *cells, *dyn, *blocks, *start, *goal;
+    if (mask_arg(nbm_o, "nbm", n, r->nbm) || bytes_arg(cells_o, "cells", count, &cells) ||
+        mask_arg(static_o, "static", (int)count, r->stat) || bytes_arg(dyn_o, "dyn", 4 * count, &dyn) ||
+        mask_arg(amask_o, "amask", (int)count, r->amask) || bytes_arg(blocks_o, "blocks", count, &blocks) ||
+        bytes_arg(start_o, "start", n, &start) || bytes_arg(goal_o, "goal", n, &goal)) {
+        free(r);
+        return NULL;
+    }
+    r->n = n;
+    r->lone = lone;
+    r->count = (int)count;
+    r->most = most;
+    r->node_cap = node_cap;
+    memcpy(r->at, start, n);
+    for (int c = 0; c < 256; c++) {
+        r->where[c] = -1;
+        r->dest[c] = 255;
+    }
+    for (int k = 0; k < count; k++) {
+        r->cells[k] = cells[k];
+        r->blocks[k] = blocks[k];
+        for (int t = 0; t < 4; t++)
+            if (dyn[4 * k + t] != 255) r->dyn[k][r->ndyn[k]++] = dyn[4 * k + t];
+        r->where[goal[cells[k]]] = cells[k];
+        r->dest[goal[cells[k]]] = (uint8_t)k;
+    }
+    r->moves = malloc(((size_t)most + 1) * ((size_t)count * (count - 1) / 2 + 1) * sizeof(Rejoin_move));
+    r->vmask = 1023;
+    r->vkeys = malloc((r->vmask + 1) * count);
+    r->vg = malloc((r->vmask + 1) * sizeof(int32_t));
+    int found = 0;
+    if (!r->moves || !r->vkeys || !r->vg) {
+        found = -1;
+    } else {
+        uint8_t key[MAXN];
+        for (int limit = need; limit <= most; limit += 2) {
+            rejoin_clear(r);
+            uint64_t kh = rejoin_key(r, key);
+            if (rejoin_visit(r, key, kh, rejoin_slot(r, key, kh), 0)) {
+                found = -1;
+                break;
+            }
+            found = rejoin_dfs(r, need, limit);
+            if (found) break;
+            if (r->nodes > r->node_cap) break;
+        }
+    }
+    PyObject *result = NULL;
+    if (found < 0) {
+        PyErr_NoMemory();
+    } else if (found == 0) {
+        result = Py_NewRef(Py_None);
+    } else {
+        result = PyList_New(r->pathlen);
+        for (int i = 0; result && i < r->pathlen; i++) {
+            PyObject *pair = Py_BuildValue("(ii)", r->path[i][0], r->path[i][1]);
+            if (!pair) {
+                Py_CLEAR(result);
+                break;
+            }
+            PyList_SET_ITEM(result, i, pair);
+        }
+    }
+    free(r->moves);
+    free(r->vkeys);
+    free(r->vg);
+    free(r);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
     {"dock", dock, METH_VARARGS, dock_doc},
+    {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -80,13 +80,8 @@ from typing import Any
 
 from ..games.amber import AmberGame, AmberPosition, Swap
 from ..games.base import GameError, Move, Position
-from . import Solution
+from . import Solution, compiled
 from .amber_shorten import shorten
-
-try:  # the search compiled (``_amber_core.c``), built by ``pip install``; absent, the search runs in Python
-    from . import _amber_core  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - a build without a C compiler
-    _amber_core = None
 
 #: A position's cell lists (``_Board._cell_lists``): nbc, cellnb, welcome, sad, and the number of unhappy cards.
 CellLists = tuple[list[int], list[int], list[int], list[int], int]
@@ -436,10 +431,6 @@ class Setting:
     probe: tuple[int, int] | None = None
 
 
-#: Whether :func:`_search` runs the compiled core (when it is built): ``AMBER_PURE_PYTHON=1`` in the environment
-#: turns it off, for the Python search (the reference; the same states in the same order, slower).
-CORE = _amber_core is not None and not os.environ.get("AMBER_PURE_PYTHON")
-
 #: How many expanded states keep their cell lists for their children (a power of two, minus one).
 RING = 4095
 #: A child whose key is at least its parent's ``g + 1 + weight * h`` plus ``DEFER * weight`` (a swap across two
@@ -500,8 +491,8 @@ def _search(board: _Board, start: bytes, s: Setting, deadline: float | None, nod
             sort_groups_only: bool = False, focus: bool = False, best: dict[str, Any] | None = None
             ) -> tuple[list[tuple[int, int]] | None, bytes, int]:
     """Weighted best-first search from ``start`` (:func:`_search_py`): by the compiled core when it is built and
-    :data:`CORE` is on (the very same search, about twenty times cheaper a state), else in Python."""
-    search = _search_core if CORE else _search_py
+    ``compiled.ON`` (the very same search, twelve to twenty-five times cheaper a state), else in Python."""
+    search = _search_core if compiled.ON else _search_py
     return search(board, start, s, deadline, node_limit, cells, group, cell_group, sort_groups_only, focus, best)
 
 
@@ -511,13 +502,13 @@ def _search_core(board: _Board, start: bytes, s: Setting, deadline: float | None
                  best: dict[str, Any] | None = None) -> tuple[list[tuple[int, int]] | None, bytes, int]:
     """:func:`_search_py` by the compiled core (``_amber_core.c``): the same arguments and results, state for
     state (``tests/test_amber_core.py``)."""
-    if _amber_core is None:
+    if compiled.native is None:
         raise RuntimeError("the compiled core of the Amber search is not built (pip install -e . builds it)")
     if group is None or cell_group is None:
         group, cell_group = board.group, board.cell_group
     exact = s.exact and s.eta > 0
     twister = random.Random(s.seed).getstate()[1] if s.seed is not None else None
-    path, end, expanded, (best_path, best_at, near, probed) = _amber_core.search(
+    path, end, expanded, (best_path, best_at, near, probed) = compiled.native.search(
         board.core_geometry, start, None if cells is None else bytes(sorted(cells)), bytes(group), bytes(cell_group),
         (float(s.weight), float(s.alpha), float(s.beta), float(s.gamma), float(s.eta), float(s.charge_lone),
          float(s.charge_other)),

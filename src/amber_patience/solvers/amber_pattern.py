@@ -49,7 +49,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from ..games.amber import AmberGame
-from . import amber
+from . import compiled
 from .amber import Unwinnable, _Board, _Budget, _phase, closed_reach, settings_for
 
 #: Kinds are the card groups of ``_Board.group``: suits 0-3, trumps 4.
@@ -631,7 +631,7 @@ class PatternPlanner:
         if self._dock_h(blk, start, stay, wanted) > 0 and not self._may_dock(blk, cont, stay, wanted):
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
-        found, never = (self._dock_core if amber.CORE else self._dock_py)(blk, start, stay, wanted, cap)
+        found, never = (self._dock_core if compiled.ON else self._dock_py)(blk, start, stay, wanted, cap)
         if never:
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
@@ -707,7 +707,8 @@ class PatternPlanner:
         """:meth:`_dock_py` by the compiled core (``_amber_core.c``): the same search, the same answer. The core
         stops at its ``DOCK_PROOF_AFTER``-th state to let :meth:`_never_docks` be asked; without a proof it runs
         again from the start without stopping (the same states: it is deterministic)."""
-        core = amber._amber_core
+        core = compiled.native
+        assert core is not None, "the compiled core is not built"
         geometry = self._core_blocks[blk]
         status, found = core.dock(geometry, self._core_nb, start, stay, bytes(wanted), cap, DOCK_PROOF_AFTER)
         if status:

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from . import set_bits
+from . import compiled, set_bits
 
 if TYPE_CHECKING:
     from .amber import _Board
@@ -330,10 +330,7 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     if need > most:
         return None
     window = _Window(board, start, cells)
-    nbm, lone = window.nbm, window.lone
-    # the window's tables as lists by index in ``wcells`` (sorted, so index order is cell order)
-    wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
-                                                 window.amask, window.blocks)
+    wcells, static = window.cells, window.static
     key: tuple[object, ...] = ()
     if memo is not None and wcells:
         cards = _cards_at(tuple(wcells))
@@ -345,6 +342,20 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
                 return list(done) if len(done) <= most else None
             if most <= tried:
                 return None
+    search = _rejoin_core if compiled.ON and len(wcells) > 1 else _rejoin_py
+    result = search(board, window, start, goal, cells, need, most, node_cap)
+    if memo is not None and key:
+        memo[key] = (most, None if result is None else tuple(result))
+    return result
+
+
+def _rejoin_py(board: _Board, window: _Window, start: bytes, goal: bytes, cells: list[int], need: int, most: int,
+               node_cap: int) -> list[tuple[int, int]] | None:
+    """:func:`_rejoin`'s search (the reference of the compiled one, :func:`_rejoin_core`): iterative deepening from
+    ``need`` to ``most`` swaps, at most ``node_cap`` states in all."""
+    nbm, lone = window.nbm, window.lone
+    wcells, index, static, dyn, amask, blocks = (window.cells, window.index, window.static, window.dyn,
+                                                 window.amask, window.blocks)
     count = len(wcells)
     where = [-1] * len(nbm)  # the cell each card of the window ends in
     dest = [-1] * len(nbm)  # the index of that cell
@@ -501,9 +512,27 @@ def _rejoin(board: _Board, start: bytes, goal: bytes, cells: list[int], most: in
     # ``dfs`` calls itself through its closure, a reference cycle that would keep this call's tables alive
     # until the cyclic collector runs (it is off while a solver runs): broken here, they go at once
     del dfs
-    if memo is not None and key:
-        memo[key] = (most, None if result is None else tuple(result))
     return result
+
+
+def _rejoin_core(board: _Board, window: _Window, start: bytes, goal: bytes, cells: list[int], need: int, most: int,
+                 node_cap: int) -> list[tuple[int, int]] | None:
+    """:func:`_rejoin_py` by the compiled core (``_amber_core.c``): the same swaps in the same order tried, the same
+    answer."""
+    def masks(values: Sequence[int]) -> bytes:
+        return b"".join(v.to_bytes(16, "little") for v in values)
+
+    assert compiled.native is not None, "the compiled core is not built"
+    return compiled.native.rejoin(
+        board.n, window.lone, _core_nbm(board), bytes(window.cells), masks(window.static),
+        bytes(c for inner in window.dyn for c in (*inner, 255, 255, 255, 255)[:4]), masks(window.amask),
+        bytes(window.blocks), bytes(start), bytes(goal), need, most, node_cap)
+
+
+@lru_cache(maxsize=8)
+def _core_nbm(board: _Board) -> bytes:
+    """The masks of every card's two rank-neighbours (:func:`_tables`) for the compiled core: 16 bytes a card."""
+    return b"".join(m.to_bytes(16, "little") for m in _tables(board)[0])
 
 
 def _replays(board: _Board, start: bytes, sub: list[tuple[int, int]], end: bytes) -> bool:
