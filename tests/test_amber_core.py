@@ -192,3 +192,70 @@ def test_the_cores_rejoin_is_the_python_one(name: str, number: int, seed: int) -
                 assert amber_shorten._rejoin_core(*args) == python
                 found += python is not None
     assert found > 0 or len(path) < 12
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), seed=st.integers(min_value=0, max_value=10**6),
+       cap=st.sampled_from([1, 3, 30, 300]))
+def test_the_cores_kind_search_is_the_python_one(number: int, seed: int, cap: int) -> None:
+    """Pattern of Amber's kind level (``amber_pattern._kind_search_py``: best-first, then depth-first, over block x kind
+    count matrices) and the core's (``_amber_core.kind_search``): the same answer (True, False or None) and the same
+    memo written, from matrices of random kind-level exchanges, with a fresh memo and with one both share, filled by
+    the searches before."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    board = amber_solver._Board(get_game("pattern").deal(number))
+    home = ap.home_kinds(board)
+    m = start = ap.kind_matrix(board, board.start)
+    rng = random.Random(seed)
+    shared_py: dict[ap.Matrix, bool | None] = {}
+    shared_core: dict[ap.Matrix, bool | None] = {}
+    answers = set()
+    for _ in range(12):
+        moves = [n for _, _, n in ap._exchanges(m, home)]
+        if not moves:
+            break
+        m = rng.choice(moves)
+        if not ap.exits_ok(m, home):
+            continue
+        fresh_py: dict[ap.Matrix, bool | None] = {}
+        fresh_core: dict[ap.Matrix, bool | None] = {}
+        answer = ap._kind_search_py(m, home, fresh_py, cap)
+        assert compiled.native.kind_search(bytes(m), bytes(home), fresh_core, cap) is answer
+        assert fresh_core == fresh_py
+        if m not in shared_py:
+            answer = ap._kind_search_py(m, home, shared_py, cap)
+            assert compiled.native.kind_search(bytes(m), bytes(home), shared_core, cap) is answer
+            assert shared_core == shared_py
+        answers.add(answer)
+    assert answers or not ap.exits_ok(start, home)  # a deal whose exits are closed at the start is lost
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**6), cap=st.sampled_from([1, 3, 30, 300]))
+def test_the_cores_kind_search_proves_alike(seed: int, cap: int) -> None:
+    """The kind searches again, on small random matrices (a few cards a block, each block holding its goal kind):
+    there the reachable matrices are few, so the searches also run out and prove a matrix unsolvable (False), which
+    the matrices of a deal seldom show. Twenty matrices with one memo shared by each side, as the planner shares its
+    memo: the same answers and the same memo after each (a memo is of one board's goal)."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    rng = random.Random(seed)
+    memo_py: dict[ap.Matrix, bool | None] = {}
+    memo_core: dict[ap.Matrix, bool | None] = {}
+    answers = []
+    home = rng.sample(range(ap.KINDS), ap.BLOCKS)  # one board: the memo is by matrix
+    for _ in range(20):
+        cells = [0] * (ap.BLOCKS * ap.KINDS)
+        for block in range(ap.BLOCKS):
+            cells[block * ap.KINDS + home[block]] = rng.randint(1, 2)
+            for _ in range(rng.randint(0, 3)):
+                cells[block * ap.KINDS + rng.randrange(ap.KINDS)] += 1
+        m = tuple(cells)
+        if not ap.exits_ok(m, home) or m in memo_py:
+            continue
+        answer = ap._kind_search_py(m, home, memo_py, cap)
+        assert compiled.native.kind_search(bytes(m), bytes(home), memo_core, cap) is answer
+        assert memo_core == memo_py
+        answers.append(answer)
+    assert False in answers or not answers or cap < 30 or len(answers) < 4

@@ -1398,10 +1398,367 @@ static PyObject *rejoin(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- Pattern of Amber's kind level: amber_pattern._kind_search_py ---- */
+
+#define KBLOCKS 5
+#define KKINDS 5
+#define KCELLS (KBLOCKS * KKINDS)
+
+typedef struct {
+    int gain;
+    uint8_t e[4];  /* a, k1, b, k2 */
+    uint8_t n[KCELLS];
+} KindMove;
+
+/* _exits_held: every block holds its goal kind, and every foreign kind of a block can leave it */
+static int kind_exits(const int *held, const int *home) {
+    for (int a = 0; a < KBLOCKS; a++) {
+        int mine = held[a];
+        if (!(mine >> home[a] & 1)) return 0;
+        int rest = mine & ~(1 << home[a]);
+        while (rest) {
+            int k = rest & -rest;
+            rest ^= k;
+            int out = 0;
+            for (int b = 0; b < KBLOCKS && !out; b++)
+                if (b != a && (held[b] & k) && (mine & held[b] & ~k)) out = 1;
+            if (!out) return 0;
+        }
+    }
+    return 1;
+}
+
+/* _exchanges, in its order: the kind-level exchanges that keep the exits open; returns how many */
+static int kind_moves(const uint8_t *m, const int *home, KindMove *out) {
+    int held[KBLOCKS], count = 0;
+    for (int a = 0; a < KBLOCKS; a++) {
+        held[a] = 0;
+        for (int k = 0; k < KKINDS; k++)
+            if (m[a * KKINDS + k]) held[a] |= 1 << k;
+    }
+    for (int a = 0; a < KBLOCKS; a++) {
+        int ra = a * KKINDS;
+        for (int b = a + 1; b < KBLOCKS; b++) {
+            int common = held[a] & held[b];
+            if (!(common & (common - 1))) continue;
+            int rb = b * KKINDS;
+            for (int k1 = 0; k1 < KKINDS; k1++) {
+                if (!(common >> k1 & 1)) continue;
+                for (int k2 = 0; k2 < KKINDS; k2++) {
+                    if (k2 == k1 || !(common >> k2 & 1)) continue;
+                    KindMove *x = &out[count];
+                    memcpy(x->n, m, KCELLS);
+                    x->n[ra + k1]--;
+                    x->n[ra + k2]++;
+                    x->n[rb + k2]--;
+                    x->n[rb + k1]++;
+                    if (!x->n[ra + k1] || !x->n[rb + k2]) {
+                        int after[KBLOCKS];
+                        memcpy(after, held, sizeof after);
+                        if (!x->n[ra + k1]) after[a] &= ~(1 << k1);
+                        if (!x->n[rb + k2]) after[b] &= ~(1 << k2);
+                        if (!kind_exits(after, home)) continue;
+                    }
+                    x->gain = (k1 == home[b]) + (k2 == home[a]) - (k1 == home[a]) - (k2 == home[b]);
+                    x->e[0] = (uint8_t)a;
+                    x->e[1] = (uint8_t)k1;
+                    x->e[2] = (uint8_t)b;
+                    x->e[3] = (uint8_t)k2;
+                    count++;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+/* the order of sorted(_exchanges(...)): gain, then the exchange (a, k1, b, k2) */
+static int kind_move_cmp(const void *p, const void *q) {
+    const KindMove *x = p, *y = q;
+    if (x->gain != y->gain) return x->gain < y->gain ? -1 : 1;
+    return memcmp(x->e, y->e, 4);
+}
+
+static int kind_foreign(const uint8_t *m, const int *home) {
+    int f = 0;
+    for (int a = 0; a < KBLOCKS; a++)
+        for (int k = 0; k < KKINDS; k++)
+            if (k != home[a]) f += m[a * KKINDS + k];
+    return f;
+}
+
+typedef struct {
+    int32_t f;
+    int32_t idx;
+    uint8_t m[KCELLS];
+} KindEntry;
+
+/* the order of the Python tuples (f, matrix): counts are small non-negative ints, so bytes compare alike */
+static inline int kind_less(const KindEntry *x, const KindEntry *y) {
+    if (x->f != y->f) return x->f < y->f;
+    return memcmp(x->m, y->m, KCELLS) < 0;
+}
+
+DEFINE_HEAP(KindHeap, KindEntry, kind_less)
+
+/* the states met: matrices by index, with a hash table over them */
+typedef struct {
+    uint8_t (*m)[KCELLS];
+    int32_t *parent;
+    uint8_t *done;
+    int8_t *memo;  /* the memo's answer when met: 1 True, 0 False, -1 None, -2 none */
+    size_t len, cap;
+    int32_t *slots;
+    size_t mask;
+} KindStates;
+
+static uint64_t kind_hash(const uint8_t *m) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < KCELLS; i++) h = (h ^ m[i]) * 1099511628211ULL;
+    return h;
+}
+
+static void kind_states_free(KindStates *s) {
+    free(s->m);
+    free(s->parent);
+    free(s->done);
+    free(s->memo);
+    free(s->slots);
+    memset(s, 0, sizeof *s);
+}
+
+static PyObject *kind_tuple(const uint8_t *m) {
+    PyObject *t = PyTuple_New(KCELLS);
+    if (!t) return NULL;
+    for (int i = 0; i < KCELLS; i++) {
+        PyObject *v = PyLong_FromLong(m[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* memo.get(m) as 1 (True), 0 (False), -1 (None), -2 (absent); -3 on an error */
+static int kind_memo_get(PyObject *memo, const uint8_t *m) {
+    PyObject *key = kind_tuple(m);
+    if (!key) return -3;
+    PyObject *v = PyDict_GetItemWithError(memo, key);
+    Py_DECREF(key);
+    if (!v) return PyErr_Occurred() ? -3 : -2;
+    if (v == Py_None) return -1;
+    int truth = PyObject_IsTrue(v);
+    return truth < 0 ? -3 : truth;
+}
+
+static int kind_memo_set(PyObject *memo, const uint8_t *m, PyObject *value) {
+    PyObject *key = kind_tuple(m);
+    if (!key) return -1;
+    int r = PyDict_SetItem(memo, key, value);
+    Py_DECREF(key);
+    return r;
+}
+
+/* the index of m among the states, added when new (with its memo answer); -1 on an error; *added tells */
+static int32_t kind_state(KindStates *s, PyObject *memo, const uint8_t *m, int *added) {
+    if ((s->len + 1) * 2 > s->mask + 1 || !s->slots) {
+        size_t size = s->slots ? (s->mask + 1) * 2 : 1024;
+        int32_t *slots = malloc(size * sizeof(int32_t));
+        if (!slots) return -1;
+        for (size_t i = 0; i < size; i++) slots[i] = -1;
+        for (size_t k = 0; k < s->len; k++) {
+            size_t j = (size_t)kind_hash(s->m[k]) & (size - 1);
+            while (slots[j] >= 0) j = (j + 1) & (size - 1);
+            slots[j] = (int32_t)k;
+        }
+        free(s->slots);
+        s->slots = slots;
+        s->mask = size - 1;
+    }
+    size_t i = (size_t)kind_hash(m) & s->mask;
+    while (s->slots[i] >= 0) {
+        if (memcmp(s->m[s->slots[i]], m, KCELLS) == 0) {
+            *added = 0;
+            return s->slots[i];
+        }
+        i = (i + 1) & s->mask;
+    }
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        void *a = realloc(s->m, cap * KCELLS), *b = realloc(s->parent, cap * sizeof(int32_t));
+        if (a) s->m = a;
+        if (b) s->parent = b;
+        void *c = realloc(s->done, cap), *d = realloc(s->memo, cap);
+        if (c) s->done = c;
+        if (d) s->memo = d;
+        if (!a || !b || !c || !d) return -1;
+        s->cap = cap;
+    }
+    int known = kind_memo_get(memo, m);
+    if (known == -3) return -1;
+    int32_t k = (int32_t)s->len++;
+    memcpy(s->m[k], m, KCELLS);
+    s->parent[k] = -1;
+    s->done[k] = 0;
+    s->memo[k] = (int8_t)known;
+    s->slots[i] = k;
+    *added = 1;
+    return k;
+}
+
+/* solved(end): every state from end back to the root known solvable */
+static int kind_solved(const KindStates *s, PyObject *memo, int32_t end) {
+    for (int32_t k = end; k >= 0; k = s->parent[k])
+        if (kind_memo_set(memo, s->m[k], Py_True)) return -1;
+    return 0;
+}
+
+PyDoc_STRVAR(kind_search_doc,
+"kind_search(m, home, memo, cap) -> True, False or None\n\n"
+"amber_pattern._kind_search_py, compiled: m is the kind matrix as 25 bytes, home the 5 blocks' kinds as bytes;\n"
+"memo (a dict of matrix tuples) is read and written as the Python search does.");
+
+static PyObject *kind_search(PyObject *self, PyObject *args) {
+    PyObject *m_o, *home_o, *memo;
+    long long cap;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "SSO!L", &m_o, &home_o, &PyDict_Type, &memo, &cap)) return NULL;
+    const uint8_t *m0, *home_b;
+    if (bytes_arg(m_o, "m", KCELLS, &m0) || bytes_arg(home_o, "home", KBLOCKS, &home_b)) return NULL;
+    int home[KBLOCKS];
+    for (int a = 0; a < KBLOCKS; a++) {
+        if (home_b[a] >= KKINDS) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core.kind_search: a home kind is 0-4");
+            return NULL;
+        }
+        home[a] = home_b[a];
+    }
+    KindStates s = {0};
+    KindHeap heap = {0};
+    KindMove moves[KBLOCKS * KBLOCKS * KKINDS * KKINDS];
+    PyObject *result = NULL;
+    int added;
+    /* best-first on the foreign cards */
+    int32_t root = kind_state(&s, memo, m0, &added);
+    if (root < 0) goto fail;
+    KindEntry first = {kind_foreign(m0, home), root, {0}};
+    memcpy(first.m, m0, KCELLS);
+    if (KindHeap_push(&heap, first)) goto nomem;
+    long long done = 0;
+    int capped = 0;
+    while (heap.len) {
+        KindEntry top = KindHeap_pop(&heap);
+        if (s.done[top.idx]) continue;
+        s.done[top.idx] = 1;
+        done++;
+        if (top.f == 0) {
+            if (kind_solved(&s, memo, top.idx)) goto fail;
+            result = Py_NewRef(Py_True);
+            goto out;
+        }
+        if (done > cap) {
+            capped = 1;
+            break;
+        }
+        int count = kind_moves(top.m, home, moves);
+        for (int i = 0; i < count; i++) {
+            int32_t k = kind_state(&s, memo, moves[i].n, &added);
+            if (k < 0) goto fail;
+            if (!added) continue;
+            s.parent[k] = top.idx;
+            if (s.memo[k] == 1) {
+                if (kind_solved(&s, memo, k)) goto fail;
+                result = Py_NewRef(Py_True);
+                goto out;
+            }
+            if (s.memo[k] == 0) continue;
+            KindEntry child = {top.f - moves[i].gain, k, {0}};
+            memcpy(child.m, moves[i].n, KCELLS);
+            if (KindHeap_push(&heap, child)) goto nomem;
+        }
+    }
+    if (!capped) {
+        for (size_t k = 0; k < s.len; k++)
+            if (kind_memo_set(memo, s.m[k], Py_False)) goto fail;
+        result = Py_NewRef(Py_False);
+        goto out;
+    }
+    /* depth-first, most gain first */
+    kind_states_free(&s);
+    int32_t *stack = NULL;
+    size_t slen = 0, scap = 0;
+    root = kind_state(&s, memo, m0, &added);
+    if (root < 0) goto fail;
+    done = 0;
+#define KIND_STACK_PUSH(x)                                                   \
+    do {                                                                     \
+        if (slen == scap) {                                                  \
+            size_t c2 = scap ? scap * 2 : 1024;                              \
+            int32_t *st = realloc(stack, c2 * sizeof(int32_t));              \
+            if (!st) {                                                       \
+                free(stack);                                                 \
+                goto nomem;                                                  \
+            }                                                                \
+            stack = st;                                                      \
+            scap = c2;                                                       \
+        }                                                                    \
+        stack[slen++] = (x);                                                 \
+    } while (0)
+    KIND_STACK_PUSH(root);
+    while (slen) {
+        int32_t cur = stack[--slen];
+        if (s.done[cur]) continue;
+        s.done[cur] = 1;
+        done++;
+        if (kind_foreign(s.m[cur], home) == 0 || s.memo[cur] == 1) {
+            free(stack);
+            if (kind_solved(&s, memo, cur)) goto fail;
+            result = Py_NewRef(Py_True);
+            goto out;
+        }
+        if (done > cap) {
+            free(stack);
+            if (kind_memo_set(memo, m0, Py_None)) goto fail;
+            result = Py_NewRef(Py_None);
+            goto out;
+        }
+        uint8_t at[KCELLS];
+        memcpy(at, s.m[cur], KCELLS);
+        int count = kind_moves(at, home, moves);
+        qsort(moves, (size_t)count, sizeof(KindMove), kind_move_cmp);
+        for (int i = 0; i < count; i++) {
+            int32_t k = kind_state(&s, memo, moves[i].n, &added);
+            if (k < 0) {
+                free(stack);
+                goto fail;
+            }
+            if (s.done[k] || s.memo[k] == 0) continue;
+            s.parent[k] = cur;
+            KIND_STACK_PUSH(k);
+        }
+    }
+#undef KIND_STACK_PUSH
+    free(stack);
+    if (kind_memo_set(memo, m0, Py_False)) goto fail;
+    result = Py_NewRef(Py_False);
+    goto out;
+nomem:
+    PyErr_NoMemory();
+fail:
+    Py_CLEAR(result);
+out:
+    free(heap.e);
+    kind_states_free(&s);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
     {"dock", dock, METH_VARARGS, dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
+    {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {NULL, NULL, 0, NULL},
 };
 

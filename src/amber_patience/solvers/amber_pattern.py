@@ -246,6 +246,16 @@ def kind_solvable(m: Matrix, home: Sequence[int], memo: dict[Matrix, bool | None
     if not exits_ok(m, home):
         memo[m] = False
         return False
+    if compiled.ON:
+        assert compiled.native is not None
+        known: bool | None = compiled.native.kind_search(bytes(m), bytes(home), memo, cap)
+        return known
+    return _kind_search_py(m, home, memo, cap)
+
+
+def _kind_search_py(m: Matrix, home: Sequence[int], memo: dict[Matrix, bool | None], cap: int) -> bool | None:
+    """:func:`kind_solvable`'s searches from ``m`` (not in ``memo``, its exits open): the reference of the compiled
+    one (``_amber_core.kind_search``: the same answer, the same entries written to ``memo``)."""
     parents: dict[Matrix, Matrix | None] = {m: None}
 
     def solved(end: Matrix) -> bool:
