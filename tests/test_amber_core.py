@@ -259,3 +259,60 @@ def test_the_cores_kind_search_proves_alike(seed: int, cap: int) -> None:
         assert memo_core == memo_py
         answers.append(answer)
     assert False in answers or not answers or cap < 30 or len(answers) < 4
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=30),
+       seed=st.integers(min_value=1, max_value=10**6),
+       setting=st.sampled_from([(3.0, 2.0), (2.0, 3.0), (12.0, 1.0), (0.0, 2.0)]),
+       nodes=st.sampled_from([1, 20, 120]))
+def test_the_cores_balance_children_are_the_python_ones(number: int, steps: int, seed: int,
+                                                         setting: tuple[float, float], nodes: int) -> None:
+    """Pattern of Amber's balance search with its children made by the core (``_balance_children_core``) and by
+    Python (``_balance_children_py``, with ``compiled.ON`` off: every search in Python): the same gathering or the
+    same None, the same nearest position, the same expansions, and the planner's random numbers drawn alike. Each
+    expansion's children are also compared, with the kind memo and the random state they leave."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    board = amber_solver._Board(_random_play(get_game("pattern").deal(number), steps, number))
+    compared = 0
+    core_children = ap._balance_children_core
+
+    def both(planner: ap.PatternPlanner, loc: bytes, movable: list[int], depth: int, idx: int, weight: float,
+             imbalance_weight: float) -> list[ap._Child]:
+        nonlocal compared
+        state, memo = planner.rng.getstate(), dict(planner._kinds)
+        kids = core_children(planner, loc, movable, depth, idx, weight, imbalance_weight)
+        after = planner.rng.getstate(), dict(planner._kinds)
+        planner.rng.setstate(state)
+        planner._kinds.clear()
+        planner._kinds.update(memo)
+        kind, home = planner.kind, planner.home_block
+        present = [0] * ap.KINDS
+        transport = [[0] * ap.BLOCKS for _ in range(ap.BLOCKS)]
+        m = [0] * (ap.BLOCKS * ap.KINDS)
+        for x in range(board.n):
+            if loc[x] == home[x]:
+                present[kind[x]] |= 1 << planner.rank[x]
+            transport[loc[x]][home[x]] += 1
+            m[loc[x] * ap.KINDS + kind[x]] += 1
+        assert ap._balance_children_py(planner, loc, movable, present, transport, m, depth, idx, weight,
+                                       imbalance_weight) == kids
+        assert (planner.rng.getstate(), dict(planner._kinds)) == after
+        compared += 1
+        return kids
+
+    results = []
+    for on in (True, False):
+        planner = ap.PatternPlanner(board, get_game("pattern"), seed=seed)
+        budget = amber_solver._Budget(None, nodes)
+        near: dict[str, object] = {}
+        saved = compiled.ON, ap._balance_children_core
+        compiled.ON, ap._balance_children_core = on, both
+        try:
+            found = ap.balance_search(planner, board.start, budget, *setting, best=near)
+        finally:
+            compiled.ON, ap._balance_children_core = saved
+        results.append((found, near, budget.used, planner.rng.getstate()))
+    assert results[0] == results[1]
+    assert compared > 0 or results[0][2] == 0

@@ -1615,26 +1615,8 @@ static int kind_solved(const KindStates *s, PyObject *memo, int32_t end) {
     return 0;
 }
 
-PyDoc_STRVAR(kind_search_doc,
-"kind_search(m, home, memo, cap) -> True, False or None\n\n"
-"amber_pattern._kind_search_py, compiled: m is the kind matrix as 25 bytes, home the 5 blocks' kinds as bytes;\n"
-"memo (a dict of matrix tuples) is read and written as the Python search does.");
-
-static PyObject *kind_search(PyObject *self, PyObject *args) {
-    PyObject *m_o, *home_o, *memo;
-    long long cap;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "SSO!L", &m_o, &home_o, &PyDict_Type, &memo, &cap)) return NULL;
-    const uint8_t *m0, *home_b;
-    if (bytes_arg(m_o, "m", KCELLS, &m0) || bytes_arg(home_o, "home", KBLOCKS, &home_b)) return NULL;
-    int home[KBLOCKS];
-    for (int a = 0; a < KBLOCKS; a++) {
-        if (home_b[a] >= KKINDS) {
-            PyErr_SetString(PyExc_ValueError, "_amber_core.kind_search: a home kind is 0-4");
-            return NULL;
-        }
-        home[a] = home_b[a];
-    }
+/* _kind_search_py from m0 (not in the memo, its exits open): a new reference to True, False or None, NULL on an error */
+static PyObject *kind_solve(const uint8_t *m0, const int *home, PyObject *memo, long long cap) {
     KindStates s = {0};
     KindHeap heap = {0};
     KindMove moves[KBLOCKS * KBLOCKS * KKINDS * KKINDS];
@@ -1754,11 +1736,255 @@ out:
     return result;
 }
 
+static int kind_home_arg(PyObject *o, int *home) {
+    const uint8_t *b;
+    if (bytes_arg(o, "home", KBLOCKS, &b)) return -1;
+    for (int a = 0; a < KBLOCKS; a++) {
+        if (b[a] >= KKINDS) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core: a block's goal kind is 0-4");
+            return -1;
+        }
+        home[a] = b[a];
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(kind_search_doc,
+"kind_search(m, home, memo, cap) -> True, False or None\n\n"
+"amber_pattern._kind_search_py, compiled: m is the kind matrix as 25 bytes, home the 5 blocks' kinds as bytes;\n"
+"memo (a dict of matrix tuples) is read and written as the Python search does.");
+
+static PyObject *kind_search(PyObject *self, PyObject *args) {
+    PyObject *m_o, *home_o, *memo;
+    long long cap;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "SSO!L", &m_o, &home_o, &PyDict_Type, &memo, &cap)) return NULL;
+    const uint8_t *m0;
+    int home[KBLOCKS];
+    if (bytes_arg(m_o, "m", KCELLS, &m0) || kind_home_arg(home_o, home)) return NULL;
+    return kind_solve(m0, home, memo, cap);
+}
+
+/* kind_solvable: 1 True, 0 False, -1 None, -3 an error */
+static int kind_solvable_c(const uint8_t *m, const int *home, PyObject *memo, long long cap) {
+    int known = kind_memo_get(memo, m);
+    if (known != -2) return known;
+    int held[KBLOCKS];
+    for (int a = 0; a < KBLOCKS; a++) {
+        held[a] = 0;
+        for (int k = 0; k < KKINDS; k++)
+            if (m[a * KKINDS + k]) held[a] |= 1 << k;
+    }
+    if (!kind_exits(held, home)) return kind_memo_set(memo, m, Py_False) ? -3 : 0;
+    PyObject *r = kind_solve(m, home, memo, cap);
+    if (!r) return -3;
+    known = r == Py_None ? -1 : r == Py_True;
+    Py_DECREF(r);
+    return known;
+}
+
+/* ---- Pattern of Amber's balance search: the children of a node (amber_pattern._balance_children_py) ---- */
+
+#define BALANCE_MAXN 256
+
+/* PatternPlanner.kind_potential: every absent rank costs 1 + lam x (its cyclic distance to the nearest present
+ * rank - 1), or 1 + lam x size when none is present; summed in rank order, as the Python loop */
+static double kind_potential_c(int size, double lam, uint32_t present) {
+    double total = 0.0;
+    for (int r = 0; r < size; r++) {
+        if (present >> r & 1) continue;
+        if (!present) {
+            total += 1 + lam * size;
+            continue;
+        }
+        int d = 1;
+        while (!(present >> ((r + d) % size) & 1) && !(present >> ((r - d + size) % size) & 1)) d++;
+        total += 1 + lam * (d - 1);
+    }
+    return total;
+}
+
+/* imbalance_after (integers only) */
+static int imbalance_after_c(int t[KBLOCKS][KBLOCKS], int before, int a, int b, int hf, int hg) {
+    if (hf == hg || (a == hg && b == hf) || (a == hf && b == hg)) return before;
+    int total = before, d;
+    if (a != hf) {
+        d = t[a][hf] - t[hf][a];
+        total += abs(d - 1) - abs(d);
+    }
+    if (b != hf) {
+        d = t[b][hf] - t[hf][b];
+        total += abs(d + 1) - abs(d);
+    }
+    if (b != hg) {
+        d = t[b][hg] - t[hg][b];
+        total += abs(d - 1) - abs(d);
+    }
+    if (a != hg) {
+        d = t[a][hg] - t[hg][a];
+        total += abs(d + 1) - abs(d);
+    }
+    return total;
+}
+
+PyDoc_STRVAR(balance_children_doc,
+"balance_children(cards, movable, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, twister)\n"
+"    -> (children, twister)\n\n"
+"amber_pattern._balance_children_py, compiled, for a whole lam: cards is PatternPlanner._core_cards, twister\n"
+"random.getstate()[1] of the planner's rng (returned advanced past the numbers drawn).");
+
+static PyObject *balance_children(PyObject *self, PyObject *args) {
+    PyObject *cards, *movable_o, *loc_o, *memo, *twister_o;
+    long long kind_cap;
+    int depth, idx;
+    double weight, imbalance_weight;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!SSO!LiiddO!", &PyTuple_Type, &cards, &movable_o, &loc_o, &PyDict_Type, &memo,
+                          &kind_cap, &depth, &idx, &weight, &imbalance_weight, &PyTuple_Type, &twister_o))
+        return NULL;
+    PyObject *home_o, *kind_o, *rank_o, *nb_o, *size_o, *goal_o;
+    double lam;
+    if (!PyArg_ParseTuple(cards, "SSSSSSd", &home_o, &kind_o, &rank_o, &nb_o, &size_o, &goal_o, &lam)) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(home_o), nmov = PyBytes_GET_SIZE(movable_o);
+    if (n < 2 || n > BALANCE_MAXN) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: 2 to 256 cards");
+        return NULL;
+    }
+    const uint8_t *home, *kind, *rank, *nb, *sizes, *loc, *movable;
+    int goal[KBLOCKS];
+    if (bytes_arg(home_o, "home blocks", n, &home) || bytes_arg(kind_o, "kinds", n, &kind) ||
+        bytes_arg(rank_o, "ranks", n, &rank) || bytes_arg(nb_o, "neighbours", 2 * n, &nb) ||
+        bytes_arg(size_o, "sizes", KKINDS, &sizes) || kind_home_arg(goal_o, goal) ||
+        bytes_arg(loc_o, "loc", n, &loc) || bytes_arg(movable_o, "movable", nmov, &movable))
+        return NULL;
+    for (Py_ssize_t x = 0; x < n; x++)
+        if (home[x] >= KBLOCKS || kind[x] >= KKINDS || loc[x] >= KBLOCKS || nb[2 * x] >= n || nb[2 * x + 1] >= n ||
+            rank[x] >= 32) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: a card's tables are out of range");
+            return NULL;
+        }
+    for (Py_ssize_t i = 0; i < nmov; i++)
+        if (movable[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: a movable card is out of range");
+            return NULL;
+        }
+    if (PyTuple_GET_SIZE(twister_o) != 625) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: twister must be random.getstate()[1]");
+        return NULL;
+    }
+    Twister rng;
+    for (int i = 0; i < 625; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(twister_o, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+        if (i < 624) rng.mt[i] = (uint32_t)v;
+        else rng.index = (int)v;
+    }
+    /* the position at the level of sets: ranks home by kind, transport, the kind matrix */
+    uint32_t present[KKINDS] = {0};
+    int transport[KBLOCKS][KBLOCKS] = {{0}};
+    uint8_t m[KCELLS] = {0};
+    for (Py_ssize_t x = 0; x < n; x++) {
+        if (loc[x] == home[x]) present[kind[x]] |= 1u << rank[x];
+        transport[loc[x]][home[x]]++;
+        m[loc[x] * KKINDS + kind[x]]++;
+    }
+    double pots[KKINDS], total = 0.0;
+    for (int k = 0; k < KKINDS; k++) {
+        pots[k] = kind_potential_c(sizes[k], lam, present[k]);
+        total += pots[k];
+    }
+    int imb = 0;
+    for (int a = 0; a < KBLOCKS; a++)
+        for (int b = a + 1; b < KBLOCKS; b++) imb += abs(transport[a][b] - transport[b][a]);
+    /* set_exchanges: the members of each block in the order of movable */
+    uint8_t members[KBLOCKS][BALANCE_MAXN];
+    int nmembers[KBLOCKS] = {0};
+    for (Py_ssize_t i = 0; i < nmov; i++) members[loc[movable[i]]][nmembers[loc[movable[i]]]++] = movable[i];
+    PyObject *kids = PyList_New(0);
+    if (!kids) return NULL;
+    for (Py_ssize_t i = 0; i < nmov; i++) {
+        int f = movable[i], a = loc[f], f0 = nb[2 * f], f1 = nb[2 * f + 1];
+        /* the blocks {loc[f0], loc[f1]}: a set of small ints iterates in ascending order */
+        int bs[2], nbs = 0;
+        int lo = loc[f0] < loc[f1] ? loc[f0] : loc[f1], hi = loc[f0] < loc[f1] ? loc[f1] : loc[f0];
+        bs[nbs++] = lo;
+        if (hi != lo) bs[nbs++] = hi;
+        for (int j = 0; j < nbs; j++) {
+            int b = bs[j];
+            if (b == a) continue;
+            for (int t = 0; t < nmembers[b]; t++) {
+                int g = members[b][t], g0 = nb[2 * g], g1 = nb[2 * g + 1];
+                if (!((loc[g0] == a && g0 != f) || (loc[g1] == a && g1 != f))) continue;
+                if (!((loc[f0] == b && f0 != g) || (loc[f1] == b && f1 != g))) continue;
+                int kf = kind[f], kg = kind[g];
+                if (kf != kg && (m[a * KKINDS + kf] == 1 || m[b * KKINDS + kg] == 1)) {
+                    /* kind_refused: the exchange at the kind level, then whether no kind plan exists after it */
+                    if (m[a * KKINDS + kf] && m[a * KKINDS + kg] && m[b * KKINDS + kf] && m[b * KKINDS + kg]) {
+                        uint8_t after[KCELLS];
+                        memcpy(after, m, KCELLS);
+                        after[a * KKINDS + kf]--;
+                        after[a * KKINDS + kg]++;
+                        after[b * KKINDS + kg]--;
+                        after[b * KKINDS + kf]++;
+                        int known = kind_solvable_c(after, goal, memo, kind_cap);
+                        if (known == -3) {
+                            Py_DECREF(kids);
+                            return NULL;
+                        }
+                        if (known == 0) continue;
+                    }
+                }
+                int hf = home[f], hg = home[g];
+                uint32_t mf = present[kf], mg;
+                if (a == hf) mf &= ~(1u << rank[f]);
+                if (b == hf) mf |= 1u << rank[f];
+                mg = kg == kf ? mf : present[kg];
+                if (b == hg) mg &= ~(1u << rank[g]);
+                if (a == hg) mg |= 1u << rank[g];
+                double h;
+                if (kg == kf)
+                    h = total - pots[kf] + kind_potential_c(sizes[kf], lam, mg);
+                else
+                    h = total - pots[kf] - pots[kg] + kind_potential_c(sizes[kf], lam, mf) +
+                        kind_potential_c(sizes[kg], lam, mg);
+                h += imbalance_weight * imbalance_after_c(transport, imb, a, b, hf, hg);
+                double key = (double)(depth + 1) + weight * h;
+                PyObject *kid = Py_BuildValue("(ddiii)", key, twister_random(&rng), idx, f, g);
+                if (!kid || PyList_Append(kids, kid)) {
+                    Py_XDECREF(kid);
+                    Py_DECREF(kids);
+                    return NULL;
+                }
+                Py_DECREF(kid);
+            }
+        }
+    }
+    PyObject *state = PyTuple_New(625);
+    if (!state) {
+        Py_DECREF(kids);
+        return NULL;
+    }
+    for (int i = 0; i < 625; i++) {
+        PyObject *v = i < 624 ? PyLong_FromUnsignedLong(rng.mt[i]) : PyLong_FromLong(rng.index);
+        if (!v) {
+            Py_DECREF(state);
+            Py_DECREF(kids);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(state, i, v);
+    }
+    PyObject *result = PyTuple_Pack(2, kids, state);
+    Py_DECREF(kids);
+    Py_DECREF(state);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
     {"dock", dock, METH_VARARGS, dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
+    {"balance_children", balance_children, METH_VARARGS, balance_children_doc},
     {NULL, NULL, 0, NULL},
 };
 

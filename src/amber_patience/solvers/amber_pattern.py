@@ -733,6 +733,14 @@ class PatternPlanner:
         return bytes(z for pair in self.board.nb for z in pair).ljust(512, b"\0")
 
     @functools.cached_property
+    def _core_cards(self) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, float]:
+        """The cards for the compiled children of the balance search (:func:`_balance_children_core`): the home block,
+        kind and rank of every card, its two rank-neighbours (two bytes a card), each kind's size, each block's goal
+        kind, and ``lam``."""
+        return (bytes(self.home_block), bytes(self.kind), bytes(self.rank),
+                bytes(z for pair in self.board.nb for z in pair), bytes(self.size), bytes(self.home), float(self.lam))
+
+    @functools.cached_property
     def _core_blocks(self) -> list[tuple[int, int, bytes, bytes, bytes, bytes]]:
         """Every block for the compiled dock: its number of cells, its movable cells (a bit mask), the cells beside
         each (four bytes, 255 for none), ``targets`` (five bytes a pair of cells, 255 after the last), the grid
@@ -1082,9 +1090,7 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     n, home, kind, rank = board.n, planner.home_block, planner.kind, planner.rank
     fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
     movable = [x for x in range(n) if x not in fixed]
-    kinds_home, memo, potential, rng = planner.home, planner._kinds, planner.kind_potential, planner.rng
-    # with a whole ``lam`` every potential is a whole number (far below 2 ** 53), so a child's is its parent's
-    # minus the two kinds' old potentials plus their new ones, the same float as the sum over the kinds
+    # the compiled children take a whole ``lam`` only (the sums of :func:`_balance_children_py`)
     whole = float(planner.lam).is_integer()
     store: list[_Node] = [(bytes(start), -1, (), 0)]
     outs: list[int] = [n]
@@ -1143,44 +1149,86 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
         if budget.left(1) <= 0:
             break
         budget.used += 1
-        # a child's measure from its parent's: only the potentials of f's and g's kinds change (with a whole
-        # ``lam``, the parent's sum with those two replaced; else summed over the kinds in the same order as
-        # before), and the imbalance only in the pairs of blocks they touch: the same floats
-        pots = [potential(k, present[k]) for k in range(KINDS)]
-        total = sum(pots)
-        imb = imbalance(transport)
-        for f, a, g, b in set_exchanges(board, loc, movable):
-            kf, kg = kind[f], kind[g]
-            if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1) and kind_refused(
-                    m, kinds_home, memo, a, kf, b, kg):
-                continue
-            hf, hg = home[f], home[g]
-            mf = present[kf]
-            if a == hf:
-                mf &= ~(1 << rank[f])
-            if b == hf:
-                mf |= 1 << rank[f]
-            mg = mf if kg == kf else present[kg]
-            if b == hg:
-                mg &= ~(1 << rank[g])
-            if a == hg:
-                mg |= 1 << rank[g]
-            if whole:
-                # integers held as floats: any order of the sum gives the same float
-                if kg == kf:
-                    h = total - pots[kf] + potential(kf, mg)
-                else:
-                    h = total - pots[kf] - pots[kg] + potential(kf, mf) + potential(kg, mg)
-            else:
-                p = pots.copy()
-                p[kf] = potential(kf, mg if kg == kf else mf)
-                p[kg] = potential(kg, mg)
-                h = sum(p)
-            h += imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
-            heapq.heappush(heap, (depth + 1 + weight * h, rng.random(), idx, f, g))
+        if compiled.ON and whole:
+            kids = _balance_children_core(planner, loc, movable, depth, idx, weight, imbalance_weight)
+        else:
+            kids = _balance_children_py(planner, loc, movable, present, transport, m, depth, idx, weight,
+                                        imbalance_weight)
+        for kid in kids:
+            heapq.heappush(heap, kid)
     if best is not None:
         best.update(at=store[nearest[1]][0], path=_trace(store, nearest[1]))
     return found
+
+
+#: A child of the balance search, as pushed on its heap: (key, random tie-break, parent node, card f, card g).
+_Child = tuple[float, float, int, int, int]
+
+
+def _balance_children_py(planner: PatternPlanner, loc: bytes, movable: Sequence[int], present: Sequence[int],
+                         transport: Sequence[Sequence[int]], m: Sequence[int], depth: int, idx: int, weight: float,
+                         imbalance_weight: float) -> list[_Child]:
+    """The children of node ``idx`` of :func:`balance_search` (at ``depth``, its cards in the blocks ``loc``; the
+    ranks home by kind ``present``, the ``transport`` matrix and the kind matrix ``m`` of that position), in the
+    order they are pushed, each with its random tie-break drawn from the planner's ``rng`` in that order: every
+    exchange the sets allow (:func:`set_exchanges`) but those the kind prune refuses (:func:`kind_refused`). The
+    reference of the compiled one (:func:`_balance_children_core`)."""
+    board, home, kind, rank = planner.board, planner.home_block, planner.kind, planner.rank
+    kinds_home, memo, potential, rng = planner.home, planner._kinds, planner.kind_potential, planner.rng
+    whole = float(planner.lam).is_integer()
+    kids: list[_Child] = []
+    # with a whole ``lam`` every potential is a whole number (far below 2 ** 53), so a child's is its parent's
+    # minus the two kinds' old potentials plus their new ones, the same float as the sum over the kinds.
+    # A child's measure from its parent's: only the potentials of f's and g's kinds change (with a whole
+    # ``lam``, the parent's sum with those two replaced; else summed over the kinds in the same order as
+    # before), and the imbalance only in the pairs of blocks they touch: the same floats
+    pots = [potential(k, present[k]) for k in range(KINDS)]
+    total = sum(pots)
+    imb = imbalance(transport)
+    for f, a, g, b in set_exchanges(board, loc, movable):
+        kf, kg = kind[f], kind[g]
+        if kf != kg and (m[a * KINDS + kf] == 1 or m[b * KINDS + kg] == 1) and kind_refused(
+                m, kinds_home, memo, a, kf, b, kg):
+            continue
+        hf, hg = home[f], home[g]
+        mf = present[kf]
+        if a == hf:
+            mf &= ~(1 << rank[f])
+        if b == hf:
+            mf |= 1 << rank[f]
+        mg = mf if kg == kf else present[kg]
+        if b == hg:
+            mg &= ~(1 << rank[g])
+        if a == hg:
+            mg |= 1 << rank[g]
+        if whole:
+            # integers held as floats: any order of the sum gives the same float
+            if kg == kf:
+                h = total - pots[kf] + potential(kf, mg)
+            else:
+                h = total - pots[kf] - pots[kg] + potential(kf, mf) + potential(kg, mg)
+        else:
+            p = pots.copy()
+            p[kf] = potential(kf, mg if kg == kf else mf)
+            p[kg] = potential(kg, mg)
+            h = sum(p)
+        h += imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
+        kids.append((depth + 1 + weight * h, rng.random(), idx, f, g))
+    return kids
+
+
+def _balance_children_core(planner: PatternPlanner, loc: bytes, movable: Sequence[int], depth: int, idx: int,
+                           weight: float, imbalance_weight: float) -> list[_Child]:
+    """:func:`_balance_children_py` by the compiled core (``_amber_core.balance_children``), for a whole ``lam``:
+    the same children in the same order, the same random numbers drawn (the planner's ``rng`` is handed over and
+    taken back) and the same kind answers written to the planner's memo."""
+    assert compiled.native is not None, "the compiled core is not built"
+    version, state, gauss = planner.rng.getstate()
+    kids, state = compiled.native.balance_children(planner._core_cards, bytes(movable), loc, planner._kinds,
+                                                   KIND_CAP, depth, idx, float(weight), float(imbalance_weight),
+                                                   state)
+    planner.rng.setstate((version, state, gauss))
+    return kids
 
 
 def _apply(at: bytes, swaps: Sequence[tuple[int, int]]) -> bytes:
