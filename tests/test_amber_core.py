@@ -19,22 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.games import get_game
-from amber_patience.games.amber import AmberPosition
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import compiled
+from test_amber_solver import _random_play
 
 LAYOUTS = ["arden", "kolvir", "pattern", "path", "path-52", "path-36"]
 PHASES = ["whole", "gather", "region", "gather-groups", "gather-rows"]
-
-
-def _random_play(position: AmberPosition, steps: int, seed: int) -> AmberPosition:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.play(rng.choice(moves))
-    return position
 
 
 def _both(board: amber_solver._Board, start: bytes, setting: amber_solver.Setting, nodes: int,

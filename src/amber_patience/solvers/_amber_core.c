@@ -1,4 +1,9 @@
-/* The Amber solver's search, compiled: the very search of ``_search_py`` in ``amber.py``, state for state.
+/* The Amber solver's inner searches, compiled: each the very search of a Python function, state for state.
+ *
+ * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``dock``, ``kind_search`` and ``balance_children``
+ * are Pattern of Amber's ``PatternPlanner._dock_py``, ``_kind_search_py`` and ``_balance_children_py``
+ * (``amber_pattern.py``); ``rejoin`` is the shortening's ``_rejoin_py`` (``amber_shorten.py``). ``compiled.py``
+ * loads the module; ``tests/test_amber_core.py`` checks every one against its Python reference.
  *
  * ``amber.py``'s ``_search_py`` is the reference: this file is the same weighted best-first search over
  * swaps (the same keys, bit for bit, the same tie-breaks, the same states expanded in the same order, the
@@ -1990,7 +1995,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_amber_core",
-    "The Amber solver's search, compiled: amber.py's _search_py, state for state (see _amber_core.c).", -1,
+    "The Amber solver's inner searches, compiled: each the very search of its Python reference (compiled.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

@@ -26,7 +26,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   optional extension) when it is built: the very search of :func:`_search_py`, the Python reference, state
   for state (the same swaps in the same order, the same keys bit for bit, the same random tie-breaks), about
   twelve to twenty-five times less CPU a state. ``tests/test_amber_core.py`` checks the two against each other;
-  ``AMBER_PURE_PYTHON=1`` runs the Python one.
+  ``AMBER_PURE_PYTHON=1`` runs the Python one. The core holds the other inner searches of the Amber solvers too
+  (:mod:`.compiled` lists them).
 * **A plan per layout** (:func:`plan_for`): ``gather`` every card into its region, then ``sort``
   each region with only its own cells moving. Mount Kolvir: trumps to the top block + lone cell
   and the minors to the two halves of the bottom block (the lone cell is a free buffer: any card

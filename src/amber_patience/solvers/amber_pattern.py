@@ -34,6 +34,10 @@ that came before. In short:
 * **The late attempt** (:func:`guided_dive`, only past ``LATE_AFTER`` states): a stalled attempt near the goal
   is followed by a dive that docks, in turn, the exchanges of a plan made at the level of sets alone.
 
+**Compiled.** The kind search (:func:`_kind_search_py`), the docks (:meth:`PatternPlanner._dock_py`) and the
+children of a balance search's node (:func:`_balance_children_py`) run in C when the core is built (:mod:`.compiled`):
+the same searches, checked against these Python references by ``tests/test_amber_core.py``.
+
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
 alone, one portfolio misses some (traps described in ``docs/solver-pattern.md``).
