@@ -86,6 +86,23 @@ static double twister_random(Twister *r) {
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
+/* the Twister from random.getstate()[1] (624 words and the index); -1 with an exception set */
+static int twister_arg(PyObject *o, const char *who, Twister *r) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 625) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.%s: twister must be random.getstate()[1]", who);
+        return -1;
+    }
+    for (int i = 0; i < 625; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(o, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        if (i < 624)
+            r->mt[i] = (uint32_t)v;
+        else
+            r->index = (int)v;
+    }
+    return 0;
+}
+
 /* ---- the heap: entries ordered as the Python tuples (key, tie, parent, rank) ---- */
 
 enum { ESTIMATE = 0, EXACT = 1, LOWER = 2 };  /* how an entry's key was weighed: evaluated False, True, a float */
@@ -609,21 +626,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
                 for (int lo = -31; lo <= 0; lo++) s->steps[merge][b + 2][c + 2][-lo] = weight * (dh + eta * lo);
             }
     if (twister_o != Py_None) {
-        if (!PyTuple_Check(twister_o) || PyTuple_GET_SIZE(twister_o) != 625) {
-            PyErr_SetString(PyExc_ValueError, "_amber_core.search: twister must be random.getstate()[1]");
+        if (twister_arg(twister_o, "search", &s->rng)) {
             search_free(s);
             return NULL;
-        }
-        for (int i = 0; i < 625; i++) {
-            unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(twister_o, i));
-            if (v == (unsigned long)-1 && PyErr_Occurred()) {
-                search_free(s);
-                return NULL;
-            }
-            if (i < 624)
-                s->rng.mt[i] = (uint32_t)v;
-            else
-                s->rng.index = (int)v;
         }
         s->seeded = 1;
     }
@@ -1433,14 +1438,19 @@ static int kind_exits(const int *held, const int *home) {
     return 1;
 }
 
-/* _exchanges, in its order: the kind-level exchanges that keep the exits open; returns how many */
-static int kind_moves(const uint8_t *m, const int *home, KindMove *out) {
-    int held[KBLOCKS], count = 0;
+/* held_kinds: the kinds each block holds, as bit masks */
+static void kind_held(const uint8_t *m, int *held) {
     for (int a = 0; a < KBLOCKS; a++) {
         held[a] = 0;
         for (int k = 0; k < KKINDS; k++)
             if (m[a * KKINDS + k]) held[a] |= 1 << k;
     }
+}
+
+/* _exchanges, in its order: the kind-level exchanges that keep the exits open; returns how many */
+static int kind_moves(const uint8_t *m, const int *home, KindMove *out) {
+    int held[KBLOCKS], count = 0;
+    kind_held(m, held);
     for (int a = 0; a < KBLOCKS; a++) {
         int ra = a * KKINDS;
         for (int b = a + 1; b < KBLOCKS; b++) {
@@ -1775,11 +1785,7 @@ static int kind_solvable_c(const uint8_t *m, const int *home, PyObject *memo, lo
     int known = kind_memo_get(memo, m);
     if (known != -2) return known;
     int held[KBLOCKS];
-    for (int a = 0; a < KBLOCKS; a++) {
-        held[a] = 0;
-        for (int k = 0; k < KKINDS; k++)
-            if (m[a * KKINDS + k]) held[a] |= 1 << k;
-    }
+    kind_held(m, held);
     if (!kind_exits(held, home)) return kind_memo_set(memo, m, Py_False) ? -3 : 0;
     PyObject *r = kind_solve(m, home, memo, cap);
     if (!r) return -3;
@@ -1873,17 +1879,8 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: a movable card is out of range");
             return NULL;
         }
-    if (PyTuple_GET_SIZE(twister_o) != 625) {
-        PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: twister must be random.getstate()[1]");
-        return NULL;
-    }
     Twister rng;
-    for (int i = 0; i < 625; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(twister_o, i));
-        if (v == (unsigned long)-1 && PyErr_Occurred()) return NULL;
-        if (i < 624) rng.mt[i] = (uint32_t)v;
-        else rng.index = (int)v;
-    }
+    if (twister_arg(twister_o, "balance_children", &rng)) return NULL;
     /* the position at the level of sets: ranks home by kind, transport, the kind matrix */
     uint32_t present[KKINDS] = {0};
     int transport[KBLOCKS][KBLOCKS] = {{0}};
