@@ -306,3 +306,86 @@ def test_the_cores_balance_children_are_the_python_ones(number: int, steps: int,
         results.append((found, near, budget.used, planner.rng.getstate()))
     assert results[0] == results[1]
     assert compared > 0 or results[0][2] == 0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_the_cores_never_docks_is_the_python_one(number: int, steps: int, seed: int) -> None:
+    """The proof that a dock cannot succeed (``PatternPlanner._never_docks``: the reach masks of
+    :func:`reach_masks`) by Python and by the core (``_amber_core.never_docks``), for random cards of every block
+    of a position of random play; and it proves only what no dock search finds."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    planner = ap.PatternPlanner(board, game)
+    rng = random.Random(seed)
+    answers = []
+    for blk in range(len(planner.blocks)):
+        cont = bytes(planner.contents[blk](board.start))
+        for _ in range(6):
+            stay, *wanted = rng.sample(list(cont), 1 + rng.randint(1, 3))
+            saved = compiled.ON
+            compiled.ON = False
+            try:
+                python = planner._never_docks(blk, cont, stay, wanted)
+            finally:
+                compiled.ON = saved
+            assert planner._never_docks(blk, cont, stay, wanted) == python
+            if python:
+                assert planner._dock_py(blk, cont, stay, wanted, 300)[0] is None
+            answers.append(python)
+    assert len(answers) == 6 * len(planner.blocks)
+
+
+def _docks_both_ways(board: amber_solver._Board, calls: Any, clear_above: int | None = None) -> list[Any]:
+    """Each of ``calls`` (a function of a planner giving one answer) made by a planner in Python (``compiled.ON``
+    off) and by one with the core, in turn: the answers and the dock caches after each, both ways."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    runs = []
+    for on in (False, True):
+        planner = ap.PatternPlanner(board, get_game("pattern"))
+        saved = compiled.ON, ap.DOCKS_CACHE
+        compiled.ON = on
+        if clear_above is not None:
+            ap.DOCKS_CACHE = clear_above
+        try:
+            runs.append([(call(planner), dict(planner._docks)) for call in calls])
+        finally:
+            compiled.ON, ap.DOCKS_CACHE = saved
+    return runs
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
+       seed=st.integers(min_value=0, max_value=10**6), clear_above=st.sampled_from([None, 3, 40]))
+def test_the_cores_exchanges_are_the_python_ones(number: int, steps: int, seed: int, clear_above: int | None) -> None:
+    """The exchange of two cards across blocks with the docks of both sides (``dock_exchange``), and single docks
+    (``PatternPlanner.dock``), by Python and by the core (``_amber_core.exchange``, ``cached_dock``), in one random
+    sequence with caps that find, fail and are proved: the same answers, and the same dock cache after every call
+    (its keys by content and by inert content, what they hold, and when it is cleared)."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    board = amber_solver._Board(_random_play(get_game("pattern").deal(number), steps, number))
+    rng = random.Random(seed)
+    contents = [tuple(get(board.start)) for get in ap.PatternPlanner(board, get_game("pattern")).contents]
+    movable = [x for x in range(board.n) if board.start.index(x) not in board.frozen]
+    exchanges = list(ap.set_exchanges(board, ap.card_blocks(board, board.start), movable))
+    calls = []
+    for _ in range(30):
+        cap = rng.choice([1, 4, 5, 6, 30, 300])
+        if exchanges and rng.random() < 0.7:
+            f, _a, g, _b = rng.choice(exchanges)
+            calls.append(lambda planner, f=f, g=g, cap=cap: ap.dock_exchange(planner, board.start, f, g, cap))
+        else:
+            blk = rng.randrange(len(contents))
+            stay, *wanted = rng.sample(contents[blk], 1 + rng.randint(1, 2))
+            if rng.random() < 0.2:
+                wanted.append(rng.randrange(board.n))  # a card perhaps not in the block
+            calls.append(lambda planner, blk=blk, stay=stay, wanted=tuple(wanted), cap=cap:
+                         planner.dock(blk, contents[blk], stay, wanted, cap))
+    python, core = _docks_both_ways(board, calls, clear_above)
+    assert python == core
+    assert python[-1][1] or clear_above is not None  # the cache was written

@@ -889,6 +889,9 @@ typedef struct {
     size_t nstates, cap;
     int32_t *seen;
     size_t seenmask;
+    DockHeap heap;
+    int64_t *pair_hash;  /* hash((i, k)) of every pair of cells, for the set */
+    uint8_t nbs[512];    /* the rank-neighbours of every card (``nb`` points here) */
 } Dock;
 
 /* PatternPlanner._make_moves: the legal swaps inside the block holding ``cont``, into the set */
@@ -997,13 +1000,197 @@ static int32_t dock_add(Dock *d, const uint8_t *c, int32_t parent, int i, int k)
 }
 
 static void dock_free(Dock *d) {
+    if (!d) return;
     set_free(&d->set);
     free(d->states);
     free(d->parent);
     free(d->swap);
     free(d->hash);
     free(d->seen);
+    free(d->heap.e);
+    free(d->pair_hash);
     free(d);
+}
+
+/* a dock's geometry, from an entry of PatternPlanner._core_blocks and the cards' rank-neighbours (512 bytes,
+ * copied), with room for its searches; NULL with an exception set */
+static Dock *dock_new(PyObject *block, const uint8_t *nbs) {
+    int m;
+    unsigned int movable;
+    PyObject *adj_o, *targets_o, *dist_o, *hash_o;
+    if (!PyTuple_Check(block)) {
+        PyErr_SetString(PyExc_TypeError, "_amber_core: a block must be an entry of PatternPlanner._core_blocks");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(block, "iISSSS", &m, &movable, &adj_o, &targets_o, &dist_o, &hash_o)) return NULL;
+    if (m < 2 || m > MAXBLOCK) {
+        PyErr_Format(PyExc_ValueError, "_amber_core: a block of %d cells (2 to %d)", m, MAXBLOCK);
+        return NULL;
+    }
+    const uint8_t *adj, *targets, *dist, *hashes;
+    if (bytes_arg(adj_o, "adj", 4 * m, &adj) || bytes_arg(targets_o, "targets", 5 * m * m, &targets) ||
+        bytes_arg(dist_o, "dist", m * m, &dist) || bytes_arg(hash_o, "hashes", 8 * m * m, &hashes))
+        return NULL;
+    Dock *d = calloc(1, sizeof(Dock));
+    if (!d) return (Dock *)PyErr_NoMemory();
+    d->m = m;
+    d->movable = movable;
+    memcpy(d->nbs, nbs, sizeof d->nbs);
+    d->nb = d->nbs;
+    for (int i = 0; i < 256; i++) d->cell_of[i] = -1;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < 4; j++)
+            if (adj[4 * i + j] != 255) {
+                d->adj[i][d->nadj[i]++] = adj[4 * i + j];
+                d->mask[i] |= 1U << adj[4 * i + j];
+            }
+        for (int j = 0; j < m; j++) {
+            memcpy(d->targets[i][j], targets + 5 * (i * m + j), 5);
+            d->dist[i][j] = dist[i * m + j];
+        }
+    }
+    d->cap = 256;
+    d->seenmask = 1023;
+    d->pair_hash = malloc((size_t)8 * m * m);
+    d->states = malloc(d->cap * m);
+    d->parent = malloc(d->cap * sizeof(int32_t));
+    d->swap = malloc(d->cap * 2);
+    d->hash = malloc(d->cap * sizeof(uint64_t));
+    d->seen = malloc((d->seenmask + 1) * sizeof(int32_t));
+    if (!d->pair_hash || set_init(&d->set, m, d->pair_hash) || !d->states || !d->parent || !d->swap || !d->hash ||
+        !d->seen) {
+        dock_free(d);
+        return (Dock *)PyErr_NoMemory();
+    }
+    memcpy(d->pair_hash, hashes, (size_t)8 * m * m);
+    return d;
+}
+
+/* the cells touching the cells of ``s`` */
+static inline uint32_t dock_spread(const Dock *d, uint32_t s) {
+    uint32_t out = 0;
+    for (; s; s &= s - 1) out |= d->mask[__builtin_ctz(s)];
+    return out;
+}
+
+/* PatternPlanner._never_docks (with reach_masks): whether no cell a wanted card may reach touches one that ``stay``
+ * may reach, the block holding ``cont`` (every card of ``stay`` and ``wanted`` in it) */
+static int dock_never(Dock *d, const uint8_t *cont, int stay, const uint8_t *wanted, int nwanted) {
+    int m = d->m, nmovers = 0, movers[MAXBLOCK], nnear[MAXBLOCK];
+    uint8_t near[MAXBLOCK][2];
+    uint32_t reach[MAXBLOCK], free_cells = 0;
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = (int16_t)i;
+    for (int i = 0; i < m; i++) {
+        nnear[i] = 0;
+        for (int side = 0; side < 2; side++) {
+            int j = d->cell_of[d->nb[2 * cont[i] + side]];
+            if (j >= 0) near[i][nnear[i]++] = (uint8_t)j;
+        }
+        if (nnear[i] && (d->movable >> i & 1)) {
+            free_cells |= 1U << i;
+            movers[nmovers++] = i;
+        }
+        reach[i] = 1U << i;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int v = 0; v < nmovers; v++) {
+            int i = movers[v];
+            uint32_t mine = reach[i], beside = dock_spread(d, mine), acc = 0;
+            for (int j = 0; j < nnear[i]; j++) {
+                uint32_t theirs = reach[near[i][j]];
+                acc |= dock_spread(d, theirs) | (theirs & beside);
+            }
+            uint32_t grown = mine | (acc & free_cells);
+            if (grown != mine) {
+                reach[i] = grown;
+                changed = 1;
+            }
+        }
+    }
+    uint32_t beside = dock_spread(d, reach[d->cell_of[stay]]);
+    int never = 1;
+    for (int w = 0; w < nwanted && never; w++)
+        if (reach[d->cell_of[wanted[w]]] & beside) never = 0;
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = -1;
+    return never;
+}
+
+/* _dock_py's best-first search from ``cont``, in the dock's room (the states of its last search dropped). At its
+ * ``proof_after``-th state it stops with 1 (``prove`` 0: the caller asks _never_docks) or asks dock_never itself
+ * (``prove`` 1) and stops with 2 when no dock exists (else it goes on, as _dock_core's second run does: the
+ * search is deterministic). Else 0, ``*found`` the state docked or -1; -1 when out of memory. */
+static int dock_search(Dock *d, const uint8_t *cont, int stay, const uint8_t *wanted, int nwanted, int cap,
+                       int proof_after, int prove, int32_t *found) {
+    int m = d->m;
+    d->stay = stay;
+    d->nwanted = nwanted;
+    for (int w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
+    d->nstates = 0;
+    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+    DockHeap *heap = &d->heap;
+    heap->len = 0;
+    uint8_t looked[256] = {0};
+    looked[stay] = 1;
+    for (int w = 0; w < nwanted; w++) looked[wanted[w]] = 1;
+    *found = -1;
+    int h0 = dock_h(d, cont);
+    if (dock_add(d, cont, -1, 255, 255) < 0 || DockHeap_push(heap, (DockEntry){h0, 0, h0, 0, 0})) return -1;
+    int32_t tie = 0;
+    int expanded = 0;
+    uint8_t t[MAXBLOCK];
+    while (heap->len) {
+        DockEntry e = DockHeap_pop(heap);
+        if (e.h == 0) {
+            *found = e.state;
+            return 0;
+        }
+        expanded++;
+        if (expanded > cap) return 0;
+        if (expanded == proof_after) {
+            if (!prove) return 1;
+            if (dock_never(d, cont, stay, wanted, nwanted)) return 2;
+        }
+        int g1 = e.g + 1;
+        int back_i = d->swap[e.state][0], back_k = d->swap[e.state][1];
+        memcpy(t, d->states + (size_t)e.state * m, m);
+        dock_moves(d, t);
+        const int32_t *keys = d->set.keys[d->set.cur];
+        for (size_t slot = 0; slot <= d->set.mask; slot++) {
+            if (keys[slot] < 0) continue;
+            int i = keys[slot] / m, k = keys[slot] % m;
+            if (i == back_i && k == back_k) continue;
+            int x = t[k], y = t[i];
+            t[i] = (uint8_t)x;
+            t[k] = (uint8_t)y;
+            int32_t idx = dock_add(d, t, e.state, i, k);
+            t[i] = (uint8_t)y;
+            t[k] = (uint8_t)x;
+            if (idx == -1) continue;
+            if (idx < 0) return -1;
+            tie++;
+            int hn = (looked[x] || looked[y]) ? dock_h(d, d->states + (size_t)idx * m) : e.h;
+            if (DockHeap_push(heap, (DockEntry){g1 + 2 * hn, g1, hn, tie, idx})) return -1;
+        }
+    }
+    return 0;
+}
+
+/* the swaps (local cell pairs, a tuple) from the first state to ``found``, or None for -1 */
+static PyObject *dock_swaps(const Dock *d, int32_t found) {
+    if (found < 0) return Py_NewRef(Py_None);
+    Py_ssize_t len = 0;
+    for (int32_t j = found; d->parent[j] >= 0; j = d->parent[j]) len++;
+    PyObject *swaps = PyTuple_New(len);
+    for (int32_t j = found; swaps && d->parent[j] >= 0; j = d->parent[j]) {
+        PyObject *pair = Py_BuildValue("(ii)", d->swap[j][0], d->swap[j][1]);
+        if (!pair) {
+            Py_CLEAR(swaps);
+            break;
+        }
+        PyTuple_SET_ITEM(swaps, --len, pair);
+    }
+    return swaps;
 }
 
 PyDoc_STRVAR(dock_doc,
@@ -1019,130 +1206,404 @@ static PyObject *dock(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!SSiSii", &PyTuple_Type, &block, &nb_o, &cont_o, &stay, &wanted_o, &cap,
                           &proof_after))
         return NULL;
-    int m;
-    unsigned int movable;
-    PyObject *adj_o, *targets_o, *dist_o, *hash_o;
-    if (!PyArg_ParseTuple(block, "iISSSS", &m, &movable, &adj_o, &targets_o, &dist_o, &hash_o)) return NULL;
-    if (m < 2 || m > MAXBLOCK) {
-        PyErr_Format(PyExc_ValueError, "_amber_core.dock: a block of %d cells (2 to %d)", m, MAXBLOCK);
-        return NULL;
-    }
-    const uint8_t *adj, *targets, *dist, *hashes, *nbs, *cont, *wanted;
+    const uint8_t *nbs, *cont, *wanted;
     Py_ssize_t nwanted = PyBytes_GET_SIZE(wanted_o);
-    if (bytes_arg(adj_o, "adj", 4 * m, &adj) || bytes_arg(targets_o, "targets", 5 * m * m, &targets) ||
-        bytes_arg(dist_o, "dist", m * m, &dist) || bytes_arg(hash_o, "hashes", 8 * m * m, &hashes) ||
-        bytes_arg(nb_o, "nb", -1, &nbs) || bytes_arg(cont_o, "cont", m, &cont) ||
-        bytes_arg(wanted_o, "wanted", -1, &wanted))
-        return NULL;
-    if (PyBytes_GET_SIZE(nb_o) != 512 || nwanted < 1 || nwanted > MAXBLOCK) {
-        PyErr_SetString(PyExc_ValueError, "_amber_core.dock: nb must hold 256 cards, wanted 1 to 32 of them");
+    if (bytes_arg(nb_o, "nb", 512, &nbs) || bytes_arg(wanted_o, "wanted", -1, &wanted)) return NULL;
+    if (nwanted < 1 || nwanted > MAXBLOCK || stay < 0 || stay > 255) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.dock: wanted must hold 1 to 32 cards, stay a card below 256");
         return NULL;
     }
-    Dock *d = calloc(1, sizeof(Dock));
-    if (!d) return PyErr_NoMemory();
-    d->m = m;
-    d->movable = movable;
-    d->nb = nbs;
-    d->stay = stay;
-    d->nwanted = (int)nwanted;
-    for (int w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
-    for (int i = 0; i < 256; i++) d->cell_of[i] = -1;
-    for (int i = 0; i < m; i++) {
-        for (int j = 0; j < 4; j++)
-            if (adj[4 * i + j] != 255) {
-                d->adj[i][d->nadj[i]++] = adj[4 * i + j];
-                d->mask[i] |= 1U << adj[4 * i + j];
-            }
-        for (int j = 0; j < m; j++) {
-            memcpy(d->targets[i][j], targets + 5 * (i * m + j), 5);
-            d->dist[i][j] = dist[i * m + j];
-        }
+    Dock *d = dock_new(block, nbs);
+    if (!d) return NULL;
+    if (bytes_arg(cont_o, "cont", d->m, &cont)) {
+        dock_free(d);
+        return NULL;
     }
-    d->cap = 256;
-    d->seenmask = 1023;
-    d->states = malloc(d->cap * m);
-    d->parent = malloc(d->cap * sizeof(int32_t));
-    d->swap = malloc(d->cap * 2);
-    d->hash = malloc(d->cap * sizeof(uint64_t));
-    d->seen = malloc((d->seenmask + 1) * sizeof(int32_t));
-    if (set_init(&d->set, m, (const int64_t *)hashes) || !d->states || !d->parent || !d->swap || !d->hash ||
-        !d->seen) {
+    int32_t found;
+    int status = dock_search(d, cont, stay, wanted, (int)nwanted, cap, proof_after, 0, &found);
+    if (status < 0) {
         dock_free(d);
         return PyErr_NoMemory();
     }
-    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
-    int looked[256] = {0};
-    looked[stay] = 1;
-    for (int w = 0; w < nwanted; w++) looked[wanted[w]] = 1;
-
-    DockHeap heap = {NULL, 0, 0};
-    int h0 = dock_h(d, cont);
-    int failed = dock_add(d, cont, -1, 255, 255) < 0 || DockHeap_push(&heap, (DockEntry){h0, 0, h0, 0, 0});
-    int32_t found = -1, tie = 0;
-    int status = 0, expanded = 0;
-    uint8_t t[MAXBLOCK];
-    while (!failed && heap.len) {
-        DockEntry e = DockHeap_pop(&heap);
-        if (e.h == 0) {
-            found = e.state;
-            break;
-        }
-        expanded++;
-        if (expanded > cap) break;
-        if (expanded == proof_after) {
-            status = 1;
-            break;
-        }
-        int g1 = e.g + 1;
-        int back_i = d->swap[e.state][0], back_k = d->swap[e.state][1];
-        memcpy(t, d->states + (size_t)e.state * m, m);
-        dock_moves(d, t);
-        const int32_t *keys = d->set.keys[d->set.cur];
-        for (size_t slot = 0; slot <= d->set.mask && !failed; slot++) {
-            if (keys[slot] < 0) continue;
-            int i = keys[slot] / m, k = keys[slot] % m;
-            if (i == back_i && k == back_k) continue;
-            int x = t[k], y = t[i];
-            t[i] = (uint8_t)x;
-            t[k] = (uint8_t)y;
-            int32_t idx = dock_add(d, t, e.state, i, k);
-            t[i] = (uint8_t)y;
-            t[k] = (uint8_t)x;
-            if (idx == -1) continue;
-            if (idx < 0) {
-                failed = 1;
-                break;
-            }
-            tie++;
-            int hn = (looked[x] || looked[y]) ? dock_h(d, d->states + (size_t)idx * m) : e.h;
-            if (DockHeap_push(&heap, (DockEntry){g1 + 2 * hn, g1, hn, tie, idx})) failed = 1;
-        }
-    }
-    free(heap.e);
-    if (failed) {
-        dock_free(d);
-        return PyErr_NoMemory();
-    }
-    PyObject *swaps;
-    if (found < 0) {
-        swaps = Py_NewRef(Py_None);
-    } else {
-        Py_ssize_t len = 0;
-        for (int32_t j = found; d->parent[j] >= 0; j = d->parent[j]) len++;
-        swaps = PyTuple_New(len);
-        for (int32_t j = found; swaps && d->parent[j] >= 0; j = d->parent[j]) {
-            PyObject *pair = Py_BuildValue("(ii)", d->swap[j][0], d->swap[j][1]);
-            if (!pair) {
-                Py_CLEAR(swaps);
-                break;
-            }
-            PyTuple_SET_ITEM(swaps, --len, pair);
-        }
-    }
+    PyObject *swaps = dock_swaps(d, found);
     dock_free(d);
     if (!swaps) return NULL;
     PyObject *result = Py_BuildValue("(iO)", status, swaps);
     Py_DECREF(swaps);
+    return result;
+}
+
+/* ---- Pattern of Amber's docks with their cache, and the exchange (PatternPlanner.dock, dock_exchange) ---- */
+
+#define EXBLOCKS 8
+
+/* the blocks of a board: each one's dock (geometry and room), its cells, and the block of every cell */
+typedef struct {
+    int nblocks, ncells;
+    uint8_t cells[EXBLOCKS][MAXBLOCK];
+    uint8_t block_of[256];
+    Dock *dock[EXBLOCKS];
+} Exchanger;
+
+static void exchanger_free(PyObject *capsule) {
+    Exchanger *ex = PyCapsule_GetPointer(capsule, "amber_core.exchanger");
+    if (!ex) return;
+    for (int b = 0; b < ex->nblocks; b++) dock_free(ex->dock[b]);
+    free(ex);
+}
+
+PyDoc_STRVAR(exchanger_doc,
+"exchanger(blocks, nb, cells) -> capsule\n\n"
+"The blocks of a Pattern board for never_docks, cached_dock and exchange: blocks is PatternPlanner._core_blocks,\n"
+"nb its _core_nb, cells the board cells of every block (bytes, in the block's order).");
+
+static PyObject *exchanger(PyObject *self, PyObject *args) {
+    PyObject *blocks, *nb_o, *cells_o;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!SO!", &PyList_Type, &blocks, &nb_o, &PyList_Type, &cells_o)) return NULL;
+    const uint8_t *nbs;
+    if (bytes_arg(nb_o, "nb", 512, &nbs)) return NULL;
+    Py_ssize_t nblocks = PyList_GET_SIZE(blocks);
+    if (nblocks < 1 || nblocks > EXBLOCKS || PyList_GET_SIZE(cells_o) != nblocks) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.exchanger: 1 to %d blocks, and the cells of each", EXBLOCKS);
+        return NULL;
+    }
+    Exchanger *ex = calloc(1, sizeof(Exchanger));
+    if (!ex) return PyErr_NoMemory();
+    memset(ex->block_of, 255, sizeof ex->block_of);
+    PyObject *capsule = PyCapsule_New(ex, "amber_core.exchanger", exchanger_free);
+    if (!capsule) {
+        free(ex);
+        return NULL;
+    }
+    for (Py_ssize_t b = 0; b < nblocks; b++) {
+        Dock *d = dock_new(PyList_GET_ITEM(blocks, b), nbs);
+        if (!d) goto fail;
+        ex->dock[b] = d;
+        ex->nblocks = (int)b + 1;
+        const uint8_t *cells;
+        if (bytes_arg(PyList_GET_ITEM(cells_o, b), "cells", d->m, &cells)) goto fail;
+        for (int i = 0; i < d->m; i++) {
+            if (ex->block_of[cells[i]] != 255) {
+                PyErr_Format(PyExc_ValueError, "_amber_core.exchanger: cell %d is in two blocks", cells[i]);
+                goto fail;
+            }
+            ex->cells[b][i] = cells[i];
+            ex->block_of[cells[i]] = (uint8_t)b;
+            ex->ncells++;
+        }
+    }
+    return capsule;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+static Exchanger *exchanger_arg(PyObject *o) {
+    return PyCapsule_GetPointer(o, "amber_core.exchanger");
+}
+
+static inline int holds(const uint8_t *cont, int m, int x) {
+    for (int i = 0; i < m; i++)
+        if (cont[i] == x) return 1;
+    return 0;
+}
+
+static PyObject *ints_tuple(const uint8_t *v, int len) {
+    PyObject *t = PyTuple_New(len);
+    for (int i = 0; t && i < len; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* (blk, content, stay, wanted) as PatternPlanner.dock keys its cache: the content a tuple of cards (or the bytes
+ * of inert_key), the wanted cards a tuple; a new reference */
+static PyObject *dock_key(int blk, PyObject *content, int stay, PyObject *wanted) {
+    PyObject *b = PyLong_FromLong(blk), *s = PyLong_FromLong(stay), *key = NULL;
+    if (b && s) key = PyTuple_Pack(4, b, content, s, wanted);
+    Py_XDECREF(b);
+    Py_XDECREF(s);
+    return key;
+}
+
+/* whether a cached answer (swaps or None, cap) answers a dock of ``cap`` states: found, or failed within as many;
+ * -1 with an exception set */
+static int dock_known(PyObject *known, int cap) {
+    if (!PyTuple_Check(known) || PyTuple_GET_SIZE(known) != 2) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core: a dock cache entry must be (swaps or None, cap)");
+        return -1;
+    }
+    if (PyTuple_GET_ITEM(known, 0) != Py_None) return 1;
+    long was = PyLong_AsLong(PyTuple_GET_ITEM(known, 1));
+    if (was == -1 && PyErr_Occurred()) return -1;
+    return was >= cap;
+}
+
+/* PatternPlanner._may_dock: ``stay`` may move, or a movable card beside it and a wanted card may */
+static int may_dock(Dock *d, const uint8_t *cont, int stay, const uint8_t *wanted, int nwanted) {
+    int m = d->m, linked[MAXBLOCK], a = 0, yes = 0;
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = (int16_t)i;
+    for (int i = 0; i < m; i++)
+        linked[i] = d->cell_of[d->nb[2 * cont[i]]] >= 0 || d->cell_of[d->nb[2 * cont[i] + 1]] >= 0;
+    a = d->cell_of[stay];
+    if (linked[a]) {
+        yes = 1;
+    } else {
+        for (int j = 0; j < d->nadj[a] && !yes; j++) {
+            int c = d->adj[a][j];
+            if (linked[c] && (d->movable >> c & 1)) yes = 1;
+        }
+        if (yes) {
+            yes = 0;
+            for (int w = 0; w < nwanted && !yes; w++)
+                if (linked[d->cell_of[wanted[w]]]) yes = 1;
+        }
+    }
+    for (int i = 0; i < m; i++) d->cell_of[cont[i]] = -1;
+    return yes;
+}
+
+/* PatternPlanner.dock with its cache (``docks``, cleared when it holds more than ``clear_above`` entries): the swaps
+ * inside block ``blk`` (holding ``cont``) after which ``stay`` touches one of ``wanted``; a new reference to a
+ * tuple of local pairs or to None; NULL with an exception set */
+static PyObject *ex_dock(Exchanger *ex, PyObject *docks, int blk, const uint8_t *cont, int stay,
+                         const uint8_t *wanted_in, int nin, int cap, int proof_after, Py_ssize_t clear_above) {
+    Dock *d = ex->dock[blk];
+    int m = d->m, nwanted = 0;
+    uint8_t wanted[MAXBLOCK], inert[MAXBLOCK];
+    for (int w = 0; w < nin && nwanted < MAXBLOCK; w++)
+        if (holds(cont, m, wanted_in[w])) wanted[nwanted++] = wanted_in[w];
+    if (!nwanted || !holds(cont, m, stay)) return Py_NewRef(Py_None);
+    PyObject *cont_t = ints_tuple(cont, m), *wanted_t = ints_tuple(wanted, nwanted), *key = NULL, *ikey = NULL;
+    PyObject *inert_b = NULL, *value = NULL, *result = NULL;
+    if (!cont_t || !wanted_t || !(key = dock_key(blk, cont_t, stay, wanted_t))) goto done;
+    PyObject *known = PyDict_GetItemWithError(docks, key);
+    if (known) {
+        int ok = dock_known(known, cap);
+        if (ok < 0) goto done;
+        if (ok) {
+            result = Py_NewRef(PyTuple_GET_ITEM(known, 0));
+            goto done;
+        }
+    } else if (PyErr_Occurred()) {
+        goto done;
+    }
+    for (int i = 0; i < m; i++) {
+        int x = cont[i];
+        inert[i] = (x == stay || holds(wanted, nwanted, x) || holds(cont, m, d->nb[2 * x]) ||
+                    holds(cont, m, d->nb[2 * x + 1])) ? (uint8_t)x : 255;
+    }
+    inert_b = PyBytes_FromStringAndSize((const char *)inert, m);
+    if (!inert_b || !(ikey = dock_key(blk, inert_b, stay, wanted_t))) goto done;
+    known = PyDict_GetItemWithError(docks, ikey);
+    if (known) {
+        int ok = dock_known(known, cap);
+        if (ok < 0) goto done;
+        if (ok) {
+            if (PyDict_SetItem(docks, key, known) == 0) result = Py_NewRef(PyTuple_GET_ITEM(known, 0));
+            goto done;
+        }
+    } else if (PyErr_Occurred()) {
+        goto done;
+    }
+    d->stay = stay;
+    d->nwanted = nwanted;
+    for (int w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
+    PyObject *swaps;
+    int never = dock_h(d, cont) > 0 && !may_dock(d, cont, stay, wanted, nwanted);
+    if (!never) {
+        int32_t found;
+        int status = dock_search(d, cont, stay, wanted, nwanted, cap, proof_after, 1, &found);
+        if (status < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        never = status == 2;
+        if (!never && PyDict_Size(docks) > clear_above) PyDict_Clear(docks);
+        swaps = never ? NULL : dock_swaps(d, found);
+        if (!never && !swaps) goto done;
+        if (!never) value = Py_BuildValue("(Ni)", swaps, cap);
+    }
+    if (never) value = Py_BuildValue("(Oi)", Py_None, 1 << 30);
+    if (!value || PyDict_SetItem(docks, key, value) || PyDict_SetItem(docks, ikey, value)) goto done;
+    result = Py_NewRef(PyTuple_GET_ITEM(value, 0));
+done:
+    Py_XDECREF(cont_t);
+    Py_XDECREF(wanted_t);
+    Py_XDECREF(key);
+    Py_XDECREF(ikey);
+    Py_XDECREF(inert_b);
+    Py_XDECREF(value);
+    return result;
+}
+
+static int block_arg(const Exchanger *ex, int blk) {
+    if (blk < 0 || blk >= ex->nblocks) {
+        PyErr_Format(PyExc_ValueError, "_amber_core: no block %d (the board has %d)", blk, ex->nblocks);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(never_docks_doc,
+"never_docks(exchanger, blk, cont, stay, wanted) -> bool\n\n"
+"amber_pattern's PatternPlanner._never_docks, compiled (reach_masks): whether no swaps inside block blk (holding\n"
+"the cards of bytes cont) bring card stay beside one of the cards of bytes wanted (stay and wanted in cont).");
+
+static PyObject *never_docks(PyObject *self, PyObject *args) {
+    PyObject *ex_o, *cont_o, *wanted_o;
+    int blk, stay;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OiSiS", &ex_o, &blk, &cont_o, &stay, &wanted_o)) return NULL;
+    Exchanger *ex = exchanger_arg(ex_o);
+    if (!ex || block_arg(ex, blk)) return NULL;
+    Dock *d = ex->dock[blk];
+    const uint8_t *cont, *wanted;
+    Py_ssize_t nwanted = PyBytes_GET_SIZE(wanted_o);
+    if (bytes_arg(cont_o, "cont", d->m, &cont) || bytes_arg(wanted_o, "wanted", -1, &wanted)) return NULL;
+    if (!holds(cont, d->m, stay)) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.never_docks: card %d is not in the block", stay);
+        return NULL;
+    }
+    for (Py_ssize_t w = 0; w < nwanted; w++)
+        if (!holds(cont, d->m, wanted[w])) {
+            PyErr_Format(PyExc_ValueError, "_amber_core.never_docks: wanted card %d is not in the block", wanted[w]);
+            return NULL;
+        }
+    return PyBool_FromLong(dock_never(d, cont, stay, wanted, (int)nwanted));
+}
+
+PyDoc_STRVAR(cached_dock_doc,
+"cached_dock(exchanger, docks, blk, cont, stay, wanted, cap, proof_after, clear_above) -> swaps or None\n\n"
+"amber_pattern's PatternPlanner.dock, compiled, with its cache docks (the planner's dict, read and written as\n"
+"the Python method does): cont and wanted as bytes.");
+
+static PyObject *cached_dock(PyObject *self, PyObject *args) {
+    PyObject *ex_o, *docks, *cont_o, *wanted_o;
+    int blk, stay, cap, proof_after;
+    Py_ssize_t clear_above;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!iSiSiin", &ex_o, &PyDict_Type, &docks, &blk, &cont_o, &stay, &wanted_o, &cap,
+                          &proof_after, &clear_above))
+        return NULL;
+    Exchanger *ex = exchanger_arg(ex_o);
+    if (!ex || block_arg(ex, blk)) return NULL;
+    const uint8_t *cont, *wanted;
+    if (bytes_arg(cont_o, "cont", ex->dock[blk]->m, &cont) || bytes_arg(wanted_o, "wanted", -1, &wanted)) return NULL;
+    return ex_dock(ex, docks, blk, cont, stay, wanted, (int)PyBytes_GET_SIZE(wanted_o), cap, proof_after,
+                   clear_above);
+}
+
+PyDoc_STRVAR(exchange_doc,
+"exchange(exchanger, docks, at, f, g, cap, proof_after, clear_above) -> (swaps, end) or None\n\n"
+"amber_pattern's dock_exchange, compiled: the docks of both sides (cached_dock) and the swap of cards f and g,\n"
+"as board cell pairs, and the position after them; None when a side does not dock.");
+
+static PyObject *exchange(PyObject *self, PyObject *args) {
+    PyObject *ex_o, *docks, *at_o;
+    int f, g, cap, proof_after;
+    Py_ssize_t clear_above;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!Siiiin", &ex_o, &PyDict_Type, &docks, &at_o, &f, &g, &cap, &proof_after,
+                          &clear_above))
+        return NULL;
+    Exchanger *ex = exchanger_arg(ex_o);
+    if (!ex) return NULL;
+    const uint8_t *at;
+    if (bytes_arg(at_o, "at", ex->ncells, &at)) return NULL;
+    int n = ex->ncells, cf = -1, cg = -1;
+    for (int c = 0; c < n; c++) {
+        if (at[c] == f) cf = c;
+        if (at[c] == g) cg = c;
+    }
+    if (cf < 0 || cg < 0 || f == g) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.exchange: cards %d and %d must be two cards of the position", f, g);
+        return NULL;
+    }
+    int a = ex->block_of[cf], b = ex->block_of[cg];
+    Dock *da = ex->dock[a], *db = ex->dock[b];
+    const uint8_t *nb = da->nb;
+    uint8_t cont_a[MAXBLOCK], cont_b[MAXBLOCK], wanted_a[2], wanted_b[2];
+    int na = 0, nb_ = 0, present = 0;
+    for (int i = 0; i < da->m; i++) cont_a[i] = at[ex->cells[a][i]];
+    for (int i = 0; i < db->m; i++) cont_b[i] = at[ex->cells[b][i]];
+    for (int side = 0; side < 2; side++) {
+        if (nb[2 * f + side] != g) wanted_b[nb_++] = nb[2 * f + side];
+        if (nb[2 * g + side] != f) wanted_a[na++] = nb[2 * g + side];
+    }
+    /* known_to_fail: g's side known not to dock, without docking f's */
+    uint8_t kept[2];
+    for (int w = 0; w < nb_; w++)
+        if (holds(cont_b, db->m, wanted_b[w])) kept[present++] = wanted_b[w];
+    if (!present || !holds(cont_b, db->m, g)) Py_RETURN_NONE;
+    {
+        PyObject *cont_t = ints_tuple(cont_b, db->m), *kept_t = ints_tuple(kept, present), *key = NULL;
+        int fails = -1;
+        if (cont_t && kept_t && (key = dock_key(b, cont_t, g, kept_t))) {
+            PyObject *known = PyDict_GetItemWithError(docks, key);
+            if (known) {
+                int ok = dock_known(known, cap);  /* found, or failed within cap states */
+                fails = ok < 0 ? -1 : ok && PyTuple_GET_ITEM(known, 0) == Py_None;
+            } else {
+                fails = PyErr_Occurred() ? -1 : 0;
+            }
+        }
+        Py_XDECREF(cont_t);
+        Py_XDECREF(kept_t);
+        Py_XDECREF(key);
+        if (fails < 0) return NULL;
+        if (fails) Py_RETURN_NONE;
+    }
+    PyObject *prep_a = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
+    if (prep_a == NULL || prep_a == Py_None) return prep_a;
+    PyObject *prep_b = ex_dock(ex, docks, b, cont_b, g, wanted_b, nb_, cap, proof_after, clear_above);
+    if (prep_b == NULL || prep_b == Py_None) {
+        Py_DECREF(prep_a);
+        return prep_b;
+    }
+    Py_ssize_t la = PyTuple_GET_SIZE(prep_a), lb = PyTuple_GET_SIZE(prep_b);
+    PyObject *swaps = PyTuple_New(la + lb + 1), *end = NULL, *result = NULL;
+    uint8_t cur[256];
+    memcpy(cur, at, n);
+    for (Py_ssize_t s = 0; swaps && s < la + lb; s++) {
+        int blk = s < la ? a : b;
+        PyObject *pair = PyTuple_GET_ITEM(s < la ? prep_a : prep_b, s < la ? s : s - la);
+        long p = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), q = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        int cp = ex->cells[blk][p], cq = ex->cells[blk][q];
+        uint8_t x = cur[cp];
+        cur[cp] = cur[cq];
+        cur[cq] = x;
+        PyObject *cells = Py_BuildValue("(ii)", cp, cq);
+        if (!cells) {
+            Py_CLEAR(swaps);
+            break;
+        }
+        PyTuple_SET_ITEM(swaps, s, cells);
+    }
+    if (swaps) {
+        for (int c = 0; c < n; c++) {
+            if (cur[c] == f) cf = c;
+            if (cur[c] == g) cg = c;
+        }
+        cur[cf] = (uint8_t)g;
+        cur[cg] = (uint8_t)f;
+        PyObject *last = Py_BuildValue("(ii)", cf, cg);
+        if (last) {
+            PyTuple_SET_ITEM(swaps, la + lb, last);
+            end = PyBytes_FromStringAndSize((const char *)cur, n);
+            if (end) result = PyTuple_Pack(2, swaps, end);
+        }
+    }
+    Py_DECREF(prep_a);
+    Py_DECREF(prep_b);
+    Py_XDECREF(swaps);
+    Py_XDECREF(end);
     return result;
 }
 
@@ -1984,6 +2445,10 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
     {"dock", dock, METH_VARARGS, dock_doc},
+    {"exchanger", exchanger, METH_VARARGS, exchanger_doc},
+    {"never_docks", never_docks, METH_VARARGS, never_docks_doc},
+    {"cached_dock", cached_dock, METH_VARARGS, cached_dock_doc},
+    {"exchange", exchange, METH_VARARGS, exchange_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {"balance_children", balance_children, METH_VARARGS, balance_children_doc},

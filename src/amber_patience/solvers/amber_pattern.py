@@ -428,6 +428,9 @@ def cycle_exits(board: _Board, at: Sequence[int], kept: Sequence[int]) -> list[i
 #: Entries of a generation of :meth:`PatternPlanner.block_moves`'s cache (at most twice as many are kept).
 MOVES_CACHE = 100_000
 
+#: Entries of :meth:`PatternPlanner.dock`'s cache, at most, before it is cleared.
+DOCKS_CACHE = 300_000
+
 #: The card byte standing for a card that is a wall in a dock (:meth:`PatternPlanner.inert_key`).
 INERT = 255
 
@@ -627,7 +630,13 @@ class PatternPlanner:
 
         This is one side of an exchange (:func:`dock_exchange`), prepared as deep as it needs. A dock
         :meth:`_may_dock` refuses is not searched; a search without a dock after ``DOCK_PROOF_AFTER`` states
-        stops if :meth:`_never_docks` proves that none exists (the answer is the same: ``None``)."""
+        stops if :meth:`_never_docks` proves that none exists (the answer is the same: ``None``). The answers are
+        cached in ``_docks`` (cleared above ``DOCKS_CACHE`` entries); with the compiled core
+        (``_amber_core.cached_dock``) the same search and the same cache, read and written alike."""
+        if compiled.ON:
+            assert compiled.native is not None, "the compiled core is not built"
+            return compiled.native.cached_dock(self._core_exchanger, self._docks, blk, bytes(cont), stay,
+                                               bytes(wanted), cap, DOCK_PROOF_AFTER, DOCKS_CACHE)
         wanted = tuple(w for w in wanted if w in cont)
         if stay not in cont or not wanted:
             return None
@@ -649,7 +658,7 @@ class PatternPlanner:
         if never:
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
-        if len(self._docks) > 300_000:
+        if len(self._docks) > DOCKS_CACHE:
             self._docks.clear()
         self._docks[key] = self._docks[inert] = (found, cap)
         return found
@@ -735,6 +744,13 @@ class PatternPlanner:
     def _core_nb(self) -> bytes:
         """The rank-neighbours of every card for the compiled dock: two bytes a card, for 256 cards."""
         return bytes(z for pair in self.board.nb for z in pair).ljust(512, b"\0")
+
+    @functools.cached_property
+    def _core_exchanger(self) -> object:
+        """The blocks for the compiled docks with their cache and the compiled exchange (``_amber_core.exchanger``):
+        the geometry of :attr:`_core_blocks`, the cards' neighbours and every block's cells."""
+        assert compiled.native is not None, "the compiled core is not built"
+        return compiled.native.exchanger(self._core_blocks, self._core_nb, [bytes(cells) for cells in self.blocks])
 
     @functools.cached_property
     def _core_cards(self) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, float]:
@@ -899,7 +915,11 @@ class PatternPlanner:
     def _never_docks(self, blk: int, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bool:
         """A proof that no swaps inside block ``blk`` (holding ``cont``) bring ``stay`` beside a ``wanted``
         card (``stay`` and ``wanted``: cards of ``cont``): no cell that a wanted card may reach touches a cell
-        that ``stay`` may reach (:func:`reach_masks`). ``True`` only for docks that have no solution at all."""
+        that ``stay`` may reach (:func:`reach_masks`). ``True`` only for docks that have no solution at all.
+        Compiled: ``_amber_core.never_docks``."""
+        if compiled.ON:
+            assert compiled.native is not None, "the compiled core is not built"
+            return bool(compiled.native.never_docks(self._core_exchanger, blk, bytes(cont), stay, bytes(wanted)))
         t0, t1, t2 = tables = self.spread[blk]
         reach = reach_masks(tables, self.frozen[blk], cont, self.board.nb)
         mine = reach[cont.index(stay)]
@@ -1034,7 +1054,12 @@ def dock_exchange(planner: PatternPlanner, at: bytes, f: int, g: int, cap: int
     """The swaps that make the exchange of cards ``f`` and ``g`` (in two blocks) legal and then make
     it: a :meth:`PatternPlanner.dock` inside f's block brings a neighbour of g beside f, one inside
     g's block a neighbour of f beside g (at most ``cap`` states each). The swaps (cell pairs) and the
-    end position, or ``None`` when a dock is not found."""
+    end position, or ``None`` when a dock is not found. Compiled: ``_amber_core.exchange``, the same docks, cache
+    and answer."""
+    if compiled.ON:
+        assert compiled.native is not None, "the compiled core is not built"
+        return compiled.native.exchange(planner._core_exchanger, planner._docks, at, f, g, cap, DOCK_PROOF_AFTER,
+                                        DOCKS_CACHE)
     board, blocks = planner.board, planner.blocks
     a_blk, b_blk = board.block[at.index(f)], board.block[at.index(g)]
     conts_a = planner.contents[a_blk](at)
