@@ -258,8 +258,9 @@ def test_the_cores_kind_search_proves_alike(seed: int, cap: int) -> None:
        nodes=st.sampled_from([1, 20, 120]))
 def test_the_cores_balance_children_are_the_python_ones(number: int, steps: int, seed: int,
                                                          setting: tuple[float, float], nodes: int) -> None:
-    """Pattern of Amber's balance search with its children made by the core (``_balance_children_core``) and by
-    Python (``_balance_children_py``, with ``compiled.ON`` off: every search in Python): the same gathering or the
+    """Pattern of Amber's balance search in Python (``_balance_search_py``) with its children made by the core
+    (``_balance_children_core``) and by Python (``_balance_children_py``, with ``compiled.ON`` off: every search in
+    Python): the same gathering or the
     same None, the same nearest position, the same expansions, and the planner's random numbers drawn alike. Each
     expansion's children are also compared, with the kind memo and the random state they leave."""
     from amber_patience.solvers import amber_pattern as ap
@@ -300,7 +301,8 @@ def test_the_cores_balance_children_are_the_python_ones(number: int, steps: int,
         saved = compiled.ON, ap._balance_children_core
         compiled.ON, ap._balance_children_core = on, both
         try:
-            found = ap.balance_search(planner, board.start, budget, *setting, best=near)
+            movable = [x for x in range(board.n) if board.start.index(x) not in board.frozen]
+            found = ap._balance_search_py(planner, board.start, movable, budget, *setting, 300, near, False)
         finally:
             compiled.ON, ap._balance_children_core = saved
         results.append((found, near, budget.used, planner.rng.getstate()))
@@ -389,3 +391,82 @@ def test_the_cores_exchanges_are_the_python_ones(number: int, steps: int, seed: 
     python, core = _docks_both_ways(board, calls, clear_above)
     assert python == core
     assert python[-1][1] or clear_above is not None  # the cache was written
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=30),
+       seed=st.integers(min_value=1, max_value=10**6),
+       setting=st.sampled_from([(3.0, 2.0, 300), (2.0, 3.0, 300), (12.0, 1.0, 30), (0.0, 2.0, 5)]),
+       nodes=st.sampled_from([1, 20, 150]), docks=st.sampled_from([100, 1]))
+def test_the_cores_balance_search_is_the_python_one(number: int, steps: int, seed: int,
+                                                     setting: tuple[float, float, int], nodes: int, docks: int) -> None:
+    """Pattern of Amber's whole balance search by the core (``_balance_search_core``: its loop, docks and children)
+    and in Python (``compiled.ON`` off): the same gathering or the same None, the same nearest position, the same
+    expansions, the same random numbers drawn, and the same dock cache and kind memo left behind; twice in a row
+    on one planner, so that the second search starts from the first one's caches. ``docks``: the docks a search
+    may make per expansion of its budget (``BALANCE_DOCKS``; 1 makes the limit bite)."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    imbalance_weight, weight, cap = setting
+    runs = []
+    for on in (False, True):
+        planner = ap.PatternPlanner(board, game, seed=seed)
+        saved = compiled.ON, ap.BALANCE_DOCKS
+        compiled.ON, ap.BALANCE_DOCKS = on, docks
+        try:
+            run = []
+            for _ in range(2):
+                budget = amber_solver._Budget(None, nodes)
+                near: dict[str, object] = {}
+                found = ap.balance_search(planner, board.start, budget, imbalance_weight, weight, cap, near)
+                run.append((found, near, budget.used, planner.rng.getstate(), dict(planner._docks),
+                            dict(planner._kinds)))
+        finally:
+            compiled.ON, ap.BALANCE_DOCKS = saved
+        runs.append(run)
+    assert runs[0] == runs[1]
+    assert runs[0][0][2] > 0 and runs[0][0][4]  # it expanded and docked
+
+
+def test_the_cores_balance_search_stops_at_a_past_deadline_as_python_does() -> None:
+    """A deadline already past: both searches expand nothing (after the first pop) and report the start."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(game.deal(7))
+    runs = []
+    for on in (False, True):
+        planner = ap.PatternPlanner(board, game)
+        saved = compiled.ON
+        compiled.ON = on
+        try:
+            budget = amber_solver._Budget(time.perf_counter() - 1, 100)
+            near: dict[str, object] = {}
+            runs.append((ap.balance_search(planner, board.start, budget, best=near), near, budget.used))
+        finally:
+            compiled.ON = saved
+    assert runs[0] == runs[1] == (None, {"at": board.start, "path": []}, 0)
+
+
+def test_the_cores_balance_search_without_a_node_cap_gathers_as_python_does() -> None:
+    """No node cap (so no limit on the docks either): both searches run until they gather a fresh deal, alike."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(game.deal(2))
+    runs = []
+    for on in (False, True):
+        planner = ap.PatternPlanner(board, game, seed=1)
+        saved = compiled.ON
+        compiled.ON = on
+        try:
+            budget = amber_solver._Budget(None, None)
+            runs.append((ap.balance_search(planner, board.start, budget, 3.0, 2.0), budget.used,
+                         planner.rng.getstate(), dict(planner._docks)))
+        finally:
+            compiled.ON = saved
+    assert runs[0] == runs[1]
+    found = runs[0][0]
+    assert found is not None and planner.out(found[1]) == 0

@@ -1500,6 +1500,84 @@ static PyObject *cached_dock(PyObject *self, PyObject *args) {
                    clear_above);
 }
 
+/* dock_exchange: 1 when both sides dock, with ``prep[0]``, ``prep[1]`` (new references: the local pairs of blocks
+ * ``blk[0]``, ``blk[1]``), the position after every swap in ``end`` and the cells of the exchange itself in
+ * ``last``; 0 when a side does not dock; -1 with an exception set */
+static int ex_exchange(Exchanger *ex, PyObject *docks, const uint8_t *at, int f, int g, int cap, int proof_after,
+                       Py_ssize_t clear_above, PyObject **prep, int *blk, uint8_t *end, int *last) {
+    int n = ex->ncells, cf = -1, cg = -1;
+    for (int c = 0; c < n; c++) {
+        if (at[c] == f) cf = c;
+        if (at[c] == g) cg = c;
+    }
+    if (cf < 0 || cg < 0 || f == g) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.exchange: cards %d and %d must be two cards of the position", f, g);
+        return -1;
+    }
+    int a = ex->block_of[cf], b = ex->block_of[cg];
+    Dock *da = ex->dock[a], *db = ex->dock[b];
+    const uint8_t *nb = da->nb;
+    uint8_t cont_a[MAXBLOCK], cont_b[MAXBLOCK], wanted_a[2], wanted_b[2], kept[2];
+    int na = 0, nb_ = 0, present = 0;
+    for (int i = 0; i < da->m; i++) cont_a[i] = at[ex->cells[a][i]];
+    for (int i = 0; i < db->m; i++) cont_b[i] = at[ex->cells[b][i]];
+    for (int side = 0; side < 2; side++) {
+        if (nb[2 * f + side] != g) wanted_b[nb_++] = nb[2 * f + side];
+        if (nb[2 * g + side] != f) wanted_a[na++] = nb[2 * g + side];
+    }
+    /* known_to_fail: g's side known not to dock, without docking f's */
+    for (int w = 0; w < nb_; w++)
+        if (holds(cont_b, db->m, wanted_b[w])) kept[present++] = wanted_b[w];
+    if (!present || !holds(cont_b, db->m, g)) return 0;
+    PyObject *cont_t = ints_tuple(cont_b, db->m), *kept_t = ints_tuple(kept, present), *key = NULL;
+    int fails = -1;
+    if (cont_t && kept_t && (key = dock_key(b, cont_t, g, kept_t))) {
+        PyObject *known = PyDict_GetItemWithError(docks, key);
+        if (known) {
+            int ok = dock_known(known, cap);  /* found, or failed within cap states */
+            fails = ok < 0 ? -1 : ok && PyTuple_GET_ITEM(known, 0) == Py_None;
+        } else {
+            fails = PyErr_Occurred() ? -1 : 0;
+        }
+    }
+    Py_XDECREF(cont_t);
+    Py_XDECREF(kept_t);
+    Py_XDECREF(key);
+    if (fails) return fails < 0 ? -1 : 0;
+    prep[0] = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
+    if (prep[0] == NULL || prep[0] == Py_None) {
+        Py_XDECREF(prep[0]);
+        return prep[0] ? 0 : -1;
+    }
+    prep[1] = ex_dock(ex, docks, b, cont_b, g, wanted_b, nb_, cap, proof_after, clear_above);
+    if (prep[1] == NULL || prep[1] == Py_None) {
+        Py_DECREF(prep[0]);
+        Py_XDECREF(prep[1]);
+        return prep[1] ? 0 : -1;
+    }
+    blk[0] = a;
+    blk[1] = b;
+    memcpy(end, at, n);
+    for (int side = 0; side < 2; side++)
+        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(prep[side]); s++) {
+            PyObject *pair = PyTuple_GET_ITEM(prep[side], s);
+            int cp = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))];
+            int cq = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))];
+            uint8_t x = end[cp];
+            end[cp] = end[cq];
+            end[cq] = x;
+        }
+    for (int c = 0; c < n; c++) {
+        if (end[c] == f) cf = c;
+        if (end[c] == g) cg = c;
+    }
+    end[cf] = (uint8_t)g;
+    end[cg] = (uint8_t)f;
+    last[0] = cf;
+    last[1] = cg;
+    return 1;
+}
+
 PyDoc_STRVAR(exchange_doc,
 "exchange(exchanger, docks, at, f, g, cap, proof_after, clear_above) -> (swaps, end) or None\n\n"
 "amber_pattern's dock_exchange, compiled: the docks of both sides (cached_dock) and the swap of cards f and g,\n"
@@ -1517,68 +1595,23 @@ static PyObject *exchange(PyObject *self, PyObject *args) {
     if (!ex) return NULL;
     const uint8_t *at;
     if (bytes_arg(at_o, "at", ex->ncells, &at)) return NULL;
-    int n = ex->ncells, cf = -1, cg = -1;
-    for (int c = 0; c < n; c++) {
-        if (at[c] == f) cf = c;
-        if (at[c] == g) cg = c;
+    PyObject *prep[2];
+    int blk[2], last[2];
+    uint8_t end[256];
+    int done = ex_exchange(ex, docks, at, f, g, cap, proof_after, clear_above, prep, blk, end, last);
+    if (done <= 0) {
+        if (done < 0) return NULL;
+        Py_RETURN_NONE;
     }
-    if (cf < 0 || cg < 0 || f == g) {
-        PyErr_Format(PyExc_ValueError, "_amber_core.exchange: cards %d and %d must be two cards of the position", f, g);
-        return NULL;
-    }
-    int a = ex->block_of[cf], b = ex->block_of[cg];
-    Dock *da = ex->dock[a], *db = ex->dock[b];
-    const uint8_t *nb = da->nb;
-    uint8_t cont_a[MAXBLOCK], cont_b[MAXBLOCK], wanted_a[2], wanted_b[2];
-    int na = 0, nb_ = 0, present = 0;
-    for (int i = 0; i < da->m; i++) cont_a[i] = at[ex->cells[a][i]];
-    for (int i = 0; i < db->m; i++) cont_b[i] = at[ex->cells[b][i]];
-    for (int side = 0; side < 2; side++) {
-        if (nb[2 * f + side] != g) wanted_b[nb_++] = nb[2 * f + side];
-        if (nb[2 * g + side] != f) wanted_a[na++] = nb[2 * g + side];
-    }
-    /* known_to_fail: g's side known not to dock, without docking f's */
-    uint8_t kept[2];
-    for (int w = 0; w < nb_; w++)
-        if (holds(cont_b, db->m, wanted_b[w])) kept[present++] = wanted_b[w];
-    if (!present || !holds(cont_b, db->m, g)) Py_RETURN_NONE;
-    {
-        PyObject *cont_t = ints_tuple(cont_b, db->m), *kept_t = ints_tuple(kept, present), *key = NULL;
-        int fails = -1;
-        if (cont_t && kept_t && (key = dock_key(b, cont_t, g, kept_t))) {
-            PyObject *known = PyDict_GetItemWithError(docks, key);
-            if (known) {
-                int ok = dock_known(known, cap);  /* found, or failed within cap states */
-                fails = ok < 0 ? -1 : ok && PyTuple_GET_ITEM(known, 0) == Py_None;
-            } else {
-                fails = PyErr_Occurred() ? -1 : 0;
-            }
+    Py_ssize_t la = PyTuple_GET_SIZE(prep[0]), lb = PyTuple_GET_SIZE(prep[1]);
+    PyObject *swaps = PyTuple_New(la + lb + 1), *result = NULL;
+    for (Py_ssize_t s = 0; swaps && s <= la + lb; s++) {
+        int side = s < la ? 0 : 1, cp = last[0], cq = last[1];
+        if (s < la + lb) {
+            PyObject *pair = PyTuple_GET_ITEM(prep[side], side ? s - la : s);
+            cp = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))];
+            cq = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))];
         }
-        Py_XDECREF(cont_t);
-        Py_XDECREF(kept_t);
-        Py_XDECREF(key);
-        if (fails < 0) return NULL;
-        if (fails) Py_RETURN_NONE;
-    }
-    PyObject *prep_a = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
-    if (prep_a == NULL || prep_a == Py_None) return prep_a;
-    PyObject *prep_b = ex_dock(ex, docks, b, cont_b, g, wanted_b, nb_, cap, proof_after, clear_above);
-    if (prep_b == NULL || prep_b == Py_None) {
-        Py_DECREF(prep_a);
-        return prep_b;
-    }
-    Py_ssize_t la = PyTuple_GET_SIZE(prep_a), lb = PyTuple_GET_SIZE(prep_b);
-    PyObject *swaps = PyTuple_New(la + lb + 1), *end = NULL, *result = NULL;
-    uint8_t cur[256];
-    memcpy(cur, at, n);
-    for (Py_ssize_t s = 0; swaps && s < la + lb; s++) {
-        int blk = s < la ? a : b;
-        PyObject *pair = PyTuple_GET_ITEM(s < la ? prep_a : prep_b, s < la ? s : s - la);
-        long p = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), q = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-        int cp = ex->cells[blk][p], cq = ex->cells[blk][q];
-        uint8_t x = cur[cp];
-        cur[cp] = cur[cq];
-        cur[cq] = x;
         PyObject *cells = Py_BuildValue("(ii)", cp, cq);
         if (!cells) {
             Py_CLEAR(swaps);
@@ -1586,24 +1619,10 @@ static PyObject *exchange(PyObject *self, PyObject *args) {
         }
         PyTuple_SET_ITEM(swaps, s, cells);
     }
-    if (swaps) {
-        for (int c = 0; c < n; c++) {
-            if (cur[c] == f) cf = c;
-            if (cur[c] == g) cg = c;
-        }
-        cur[cf] = (uint8_t)g;
-        cur[cg] = (uint8_t)f;
-        PyObject *last = Py_BuildValue("(ii)", cf, cg);
-        if (last) {
-            PyTuple_SET_ITEM(swaps, la + lb, last);
-            end = PyBytes_FromStringAndSize((const char *)cur, n);
-            if (end) result = PyTuple_Pack(2, swaps, end);
-        }
-    }
-    Py_DECREF(prep_a);
-    Py_DECREF(prep_b);
+    if (swaps) result = Py_BuildValue("(Oy#)", swaps, (const char *)end, (Py_ssize_t)ex->ncells);
+    Py_DECREF(prep[0]);
+    Py_DECREF(prep[1]);
     Py_XDECREF(swaps);
-    Py_XDECREF(end);
     return result;
 }
 
@@ -2299,61 +2318,85 @@ static int imbalance_after_c(int t[KBLOCKS][KBLOCKS], int before, int a, int b, 
     return total;
 }
 
-PyDoc_STRVAR(balance_children_doc,
-"balance_children(cards, movable, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, twister)\n"
-"    -> (children, twister)\n\n"
-"amber_pattern._balance_children_py, compiled, for a whole lam: cards is PatternPlanner._core_cards, twister\n"
-"random.getstate()[1] of the planner's rng (returned advanced past the numbers drawn).");
-
-static PyObject *balance_children(PyObject *self, PyObject *args) {
-    PyObject *cards, *movable_o, *loc_o, *memo, *twister_o;
-    long long kind_cap;
-    int depth, idx;
-    double weight, imbalance_weight;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!SSO!LiiddO!", &PyTuple_Type, &cards, &movable_o, &loc_o, &PyDict_Type, &memo,
-                          &kind_cap, &depth, &idx, &weight, &imbalance_weight, &PyTuple_Type, &twister_o))
-        return NULL;
-    PyObject *home_o, *kind_o, *rank_o, *nb_o, *size_o, *goal_o;
+/* the cards of a Pattern board for the balance search (PatternPlanner._core_cards) and the movable cards */
+typedef struct {
+    int n, nmov, goal[KBLOCKS];
+    uint8_t home[BALANCE_MAXN], kind[BALANCE_MAXN], rank[BALANCE_MAXN], nb[2 * BALANCE_MAXN], sizes[KKINDS],
+        movable[BALANCE_MAXN];
     double lam;
-    if (!PyArg_ParseTuple(cards, "SSSSSSd", &home_o, &kind_o, &rank_o, &nb_o, &size_o, &goal_o, &lam)) return NULL;
-    Py_ssize_t n = PyBytes_GET_SIZE(home_o), nmov = PyBytes_GET_SIZE(movable_o);
-    if (n < 2 || n > BALANCE_MAXN) {
-        PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: 2 to 256 cards");
-        return NULL;
+} BalanceCards;
+
+static int balance_cards_arg(PyObject *cards, PyObject *movable_o, BalanceCards *c) {
+    PyObject *home_o, *kind_o, *rank_o, *nb_o, *size_o, *goal_o;
+    if (!PyTuple_Check(cards) || !PyBytes_Check(movable_o)) {
+        PyErr_SetString(PyExc_TypeError, "_amber_core: cards must be PatternPlanner._core_cards, movable bytes");
+        return -1;
     }
-    const uint8_t *home, *kind, *rank, *nb, *sizes, *loc, *movable;
-    int goal[KBLOCKS];
+    if (!PyArg_ParseTuple(cards, "SSSSSSd", &home_o, &kind_o, &rank_o, &nb_o, &size_o, &goal_o, &c->lam)) return -1;
+    Py_ssize_t n = PyBytes_GET_SIZE(home_o), nmov = PyBytes_GET_SIZE(movable_o);
+    if (n < 2 || n > BALANCE_MAXN || nmov > n) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core: 2 to 256 cards, and at most as many movable");
+        return -1;
+    }
+    const uint8_t *home, *kind, *rank, *nb, *sizes, *movable;
     if (bytes_arg(home_o, "home blocks", n, &home) || bytes_arg(kind_o, "kinds", n, &kind) ||
         bytes_arg(rank_o, "ranks", n, &rank) || bytes_arg(nb_o, "neighbours", 2 * n, &nb) ||
-        bytes_arg(size_o, "sizes", KKINDS, &sizes) || kind_home_arg(goal_o, goal) ||
-        bytes_arg(loc_o, "loc", n, &loc) || bytes_arg(movable_o, "movable", nmov, &movable))
-        return NULL;
+        bytes_arg(size_o, "sizes", KKINDS, &sizes) || kind_home_arg(goal_o, c->goal) ||
+        bytes_arg(movable_o, "movable", nmov, &movable))
+        return -1;
     for (Py_ssize_t x = 0; x < n; x++)
-        if (home[x] >= KBLOCKS || kind[x] >= KKINDS || loc[x] >= KBLOCKS || nb[2 * x] >= n || nb[2 * x + 1] >= n ||
-            rank[x] >= 32) {
-            PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: a card's tables are out of range");
-            return NULL;
+        if (home[x] >= KBLOCKS || kind[x] >= KKINDS || nb[2 * x] >= n || nb[2 * x + 1] >= n || rank[x] >= 32) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core: a card's tables are out of range");
+            return -1;
         }
     for (Py_ssize_t i = 0; i < nmov; i++)
         if (movable[i] >= n) {
-            PyErr_SetString(PyExc_ValueError, "_amber_core.balance_children: a movable card is out of range");
-            return NULL;
+            PyErr_SetString(PyExc_ValueError, "_amber_core: a movable card is out of range");
+            return -1;
         }
-    Twister rng;
-    if (twister_arg(twister_o, "balance_children", &rng)) return NULL;
+    c->n = (int)n;
+    c->nmov = (int)nmov;
+    memcpy(c->home, home, n);
+    memcpy(c->kind, kind, n);
+    memcpy(c->rank, rank, n);
+    memcpy(c->nb, nb, 2 * n);
+    memcpy(c->sizes, sizes, KKINDS);
+    memcpy(c->movable, movable, nmov);
+    return 0;
+}
+
+/* a child of the balance search, as the Python tuple (key, random tie-break, parent node, card f, card g) */
+typedef struct {
+    double key, tie;
+    int32_t parent;
+    uint8_t f, g;
+} BalanceKid;
+
+/* _balance_children_py: every child of node ``idx`` (at ``depth``, its cards in the blocks ``loc``), in order, to
+ * ``emit``; 0, or -1 with an exception set */
+static int balance_kids(const BalanceCards *c, const uint8_t *loc, PyObject *memo, long long kind_cap, int depth,
+                        int idx, double weight, double imbalance_weight, Twister *rng,
+                        int (*emit)(void *, const BalanceKid *), void *arg) {
+    const uint8_t *home = c->home, *kind = c->kind, *rank = c->rank, *nb = c->nb, *movable = c->movable;
+    int n = c->n, nmov = c->nmov;
+    double lam = c->lam;
+    for (int x = 0; x < n; x++)
+        if (loc[x] >= KBLOCKS) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core: a card's block is out of range");
+            return -1;
+        }
     /* the position at the level of sets: ranks home by kind, transport, the kind matrix */
     uint32_t present[KKINDS] = {0};
     int transport[KBLOCKS][KBLOCKS] = {{0}};
     uint8_t m[KCELLS] = {0};
-    for (Py_ssize_t x = 0; x < n; x++) {
+    for (int x = 0; x < n; x++) {
         if (loc[x] == home[x]) present[kind[x]] |= 1u << rank[x];
         transport[loc[x]][home[x]]++;
         m[loc[x] * KKINDS + kind[x]]++;
     }
     double pots[KKINDS], total = 0.0;
     for (int k = 0; k < KKINDS; k++) {
-        pots[k] = kind_potential_c(sizes[k], lam, present[k]);
+        pots[k] = kind_potential_c(c->sizes[k], lam, present[k]);
         total += pots[k];
     }
     int imb = 0;
@@ -2362,10 +2405,8 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
     /* set_exchanges: the members of each block in the order of movable */
     uint8_t members[KBLOCKS][BALANCE_MAXN];
     int nmembers[KBLOCKS] = {0};
-    for (Py_ssize_t i = 0; i < nmov; i++) members[loc[movable[i]]][nmembers[loc[movable[i]]]++] = movable[i];
-    PyObject *kids = PyList_New(0);
-    if (!kids) return NULL;
-    for (Py_ssize_t i = 0; i < nmov; i++) {
+    for (int i = 0; i < nmov; i++) members[loc[movable[i]]][nmembers[loc[movable[i]]]++] = movable[i];
+    for (int i = 0; i < nmov; i++) {
         int f = movable[i], a = loc[f], f0 = nb[2 * f], f1 = nb[2 * f + 1];
         /* the blocks {loc[f0], loc[f1]}: a set of small ints iterates in ascending order */
         int bs[2], nbs = 0;
@@ -2389,11 +2430,8 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
                         after[a * KKINDS + kg]++;
                         after[b * KKINDS + kg]--;
                         after[b * KKINDS + kf]++;
-                        int known = kind_solvable_c(after, goal, memo, kind_cap);
-                        if (known == -3) {
-                            Py_DECREF(kids);
-                            return NULL;
-                        }
+                        int known = kind_solvable_c(after, c->goal, memo, kind_cap);
+                        if (known == -3) return -1;
                         if (known == 0) continue;
                     }
                 }
@@ -2406,39 +2444,390 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
                 if (a == hg) mg |= 1u << rank[g];
                 double h;
                 if (kg == kf)
-                    h = total - pots[kf] + kind_potential_c(sizes[kf], lam, mg);
+                    h = total - pots[kf] + kind_potential_c(c->sizes[kf], lam, mg);
                 else
-                    h = total - pots[kf] - pots[kg] + kind_potential_c(sizes[kf], lam, mf) +
-                        kind_potential_c(sizes[kg], lam, mg);
+                    h = total - pots[kf] - pots[kg] + kind_potential_c(c->sizes[kf], lam, mf) +
+                        kind_potential_c(c->sizes[kg], lam, mg);
                 h += imbalance_weight * imbalance_after_c(transport, imb, a, b, hf, hg);
-                double key = (double)(depth + 1) + weight * h;
-                PyObject *kid = Py_BuildValue("(ddiii)", key, twister_random(&rng), idx, f, g);
-                if (!kid || PyList_Append(kids, kid)) {
-                    Py_XDECREF(kid);
-                    Py_DECREF(kids);
-                    return NULL;
-                }
-                Py_DECREF(kid);
+                BalanceKid kid = {(double)(depth + 1) + weight * h, twister_random(rng), idx, (uint8_t)f,
+                                  (uint8_t)g};
+                if (emit(arg, &kid)) return -1;
             }
         }
     }
+    return 0;
+}
+
+static int kid_to_list(void *list, const BalanceKid *kid) {
+    PyObject *t = Py_BuildValue("(ddiii)", kid->key, kid->tie, kid->parent, kid->f, kid->g);
+    int failed = !t || PyList_Append(list, t);
+    Py_XDECREF(t);
+    return failed ? -1 : 0;
+}
+
+/* random.getstate()[1] of a Twister; NULL with an exception set */
+static PyObject *twister_state(const Twister *rng) {
     PyObject *state = PyTuple_New(625);
-    if (!state) {
-        Py_DECREF(kids);
-        return NULL;
-    }
-    for (int i = 0; i < 625; i++) {
-        PyObject *v = i < 624 ? PyLong_FromUnsignedLong(rng.mt[i]) : PyLong_FromLong(rng.index);
+    for (int i = 0; state && i < 625; i++) {
+        PyObject *v = i < 624 ? PyLong_FromUnsignedLong(rng->mt[i]) : PyLong_FromLong(rng->index);
         if (!v) {
-            Py_DECREF(state);
-            Py_DECREF(kids);
-            return NULL;
+            Py_CLEAR(state);
+            break;
         }
         PyTuple_SET_ITEM(state, i, v);
     }
-    PyObject *result = PyTuple_Pack(2, kids, state);
+    return state;
+}
+
+PyDoc_STRVAR(balance_children_doc,
+"balance_children(cards, movable, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, twister)\n"
+"    -> (children, twister)\n\n"
+"amber_pattern._balance_children_py, compiled, for a whole lam: cards is PatternPlanner._core_cards, twister\n"
+"random.getstate()[1] of the planner's rng (returned advanced past the numbers drawn).");
+
+static PyObject *balance_children(PyObject *self, PyObject *args) {
+    PyObject *cards, *movable_o, *loc_o, *memo, *twister_o;
+    long long kind_cap;
+    int depth, idx;
+    double weight, imbalance_weight;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!SSO!LiiddO!", &PyTuple_Type, &cards, &movable_o, &loc_o, &PyDict_Type, &memo,
+                          &kind_cap, &depth, &idx, &weight, &imbalance_weight, &PyTuple_Type, &twister_o))
+        return NULL;
+    BalanceCards c;
+    const uint8_t *loc;
+    Twister rng;
+    if (balance_cards_arg(cards, movable_o, &c) || bytes_arg(loc_o, "loc", c.n, &loc) ||
+        twister_arg(twister_o, "balance_children", &rng))
+        return NULL;
+    PyObject *kids = PyList_New(0);
+    if (!kids) return NULL;
+    if (balance_kids(&c, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, &rng, kid_to_list, kids)) {
+        Py_DECREF(kids);
+        return NULL;
+    }
+    PyObject *state = twister_state(&rng), *result = NULL;
+    if (state) result = PyTuple_Pack(2, kids, state);
     Py_DECREF(kids);
-    Py_DECREF(state);
+    Py_XDECREF(state);
+    return result;
+}
+
+/* ---- Pattern of Amber's balance search (amber_pattern.balance_search, for a whole lam, docked) ---- */
+
+static inline int kid_less(const BalanceKid *x, const BalanceKid *y) {
+    if (x->key != y->key) return x->key < y->key;
+    if (x->tie != y->tie) return x->tie < y->tie;
+    if (x->parent != y->parent) return x->parent < y->parent;
+    if (x->f != y->f) return x->f < y->f;
+    return x->g < y->g;
+}
+
+DEFINE_HEAP(KidHeap, BalanceKid, kid_less)
+
+static int kid_to_heap(void *heap, const BalanceKid *kid) {
+    if (KidHeap_push(heap, *kid)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* byte strings of one length, each kept once, with a count (open addressing over their numbers) */
+typedef struct {
+    int len;
+    uint8_t *keys;
+    uint64_t *hashes;
+    int32_t *counts, *slots;
+    size_t nkeys, cap, mask;
+} ByteSet;
+
+static uint64_t bytes_hash(const uint8_t *c, int len) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < len; i++) h = (h ^ c[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+static int byteset_init(ByteSet *s, int len) {
+    memset(s, 0, sizeof *s);
+    s->len = len;
+    s->cap = 1024;
+    s->mask = 4095;
+    s->keys = malloc(s->cap * len);
+    s->hashes = malloc(s->cap * sizeof(uint64_t));
+    s->counts = malloc(s->cap * sizeof(int32_t));
+    s->slots = malloc((s->mask + 1) * sizeof(int32_t));
+    if (!s->keys || !s->hashes || !s->counts || !s->slots) return -1;
+    for (size_t q = 0; q <= s->mask; q++) s->slots[q] = -1;
+    return 0;
+}
+
+static void byteset_free(ByteSet *s) {
+    free(s->keys);
+    free(s->hashes);
+    free(s->counts);
+    free(s->slots);
+}
+
+/* the count of ``key`` (added with count 0 when ``add`` and not there): a pointer to it, NULL when absent (or out of
+ * memory when ``add``: *failed set) */
+static int32_t *byteset_count(ByteSet *s, const uint8_t *key, int add, int *failed) {
+    uint64_t h = bytes_hash(key, s->len);
+    size_t slot = (size_t)h & s->mask;
+    for (;;) {
+        int32_t j = s->slots[slot];
+        if (j < 0) break;
+        if (s->hashes[j] == h && memcmp(s->keys + (size_t)j * s->len, key, s->len) == 0) return &s->counts[j];
+        slot = (slot + 1) & s->mask;
+    }
+    if (!add) return NULL;
+    if (s->nkeys == s->cap) {
+        size_t cap = s->cap * 2;
+        uint8_t *keys = realloc(s->keys, cap * s->len);
+        if (keys) s->keys = keys;
+        uint64_t *hashes = realloc(s->hashes, cap * sizeof(uint64_t));
+        if (hashes) s->hashes = hashes;
+        int32_t *counts = realloc(s->counts, cap * sizeof(int32_t));
+        if (counts) s->counts = counts;
+        if (!keys || !hashes || !counts) {
+            *failed = 1;
+            return NULL;
+        }
+        s->cap = cap;
+    }
+    int32_t j = (int32_t)s->nkeys++;
+    memcpy(s->keys + (size_t)j * s->len, key, s->len);
+    s->hashes[j] = h;
+    s->counts[j] = 0;
+    s->slots[slot] = j;
+    if (s->nkeys * 2 > s->mask + 1) {
+        size_t size = (s->mask + 1) * 2;
+        int32_t *t = malloc(size * sizeof(int32_t));
+        if (!t) {
+            *failed = 1;
+            return NULL;
+        }
+        for (size_t q = 0; q < size; q++) t[q] = -1;
+        for (size_t q = 0; q < s->nkeys; q++) {
+            size_t r = (size_t)s->hashes[q] & (size - 1);
+            while (t[r] >= 0) r = (r + 1) & (size - 1);
+            t[r] = (int32_t)q;
+        }
+        free(s->slots);
+        s->slots = t;
+        s->mask = size - 1;
+    }
+    return &s->counts[j];
+}
+
+/* the balance search's nodes: each a position (in ``at`` of the ByteSet of positions, by the same number), its
+ * parent, its depth, its cards out, and its swaps from the parent (pairs of cells in ``swaps``) */
+typedef struct {
+    int32_t parent, depth, out;
+    size_t first, count;
+} BalanceNode;
+
+typedef struct {
+    BalanceNode *nodes;
+    size_t len, cap;
+    uint8_t *swaps;
+    size_t nswaps, capswaps;
+} BalanceStore;
+
+static int store_add(BalanceStore *s, BalanceNode node) {
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        BalanceNode *nodes = realloc(s->nodes, cap * sizeof(BalanceNode));
+        if (!nodes) return -1;
+        s->nodes = nodes;
+        s->cap = cap;
+    }
+    s->nodes[s->len++] = node;
+    return 0;
+}
+
+static int store_swap(BalanceStore *s, int p, int q) {
+    if (s->nswaps == s->capswaps) {
+        size_t cap = s->capswaps ? s->capswaps * 2 : 8192;
+        uint8_t *swaps = realloc(s->swaps, cap * 2);
+        if (!swaps) return -1;
+        s->swaps = swaps;
+        s->capswaps = cap;
+    }
+    s->swaps[2 * s->nswaps] = (uint8_t)p;
+    s->swaps[2 * s->nswaps + 1] = (uint8_t)q;
+    s->nswaps++;
+    return 0;
+}
+
+/* amber_pattern._trace: the swaps from the first node to node ``idx``, a list of (cell, cell) */
+static PyObject *store_trace(const BalanceStore *s, int32_t idx) {
+    size_t total = 0;
+    for (int32_t j = idx; j >= 0; j = s->nodes[j].parent) total += s->nodes[j].count;
+    PyObject *path = PyList_New((Py_ssize_t)total);
+    size_t at = total;
+    for (int32_t j = idx; path && j >= 0; j = s->nodes[j].parent)
+        for (size_t k = s->nodes[j].count; k-- > 0;) {
+            const uint8_t *pair = s->swaps + 2 * (s->nodes[j].first + k);
+            PyObject *t = Py_BuildValue("(ii)", pair[0], pair[1]);
+            if (!t) {
+                Py_CLEAR(path);
+                break;
+            }
+            PyList_SET_ITEM(path, (Py_ssize_t)--at, t);
+        }
+    return path;
+}
+
+PyDoc_STRVAR(balance_search_doc,
+"balance_search(exchanger, docks, cards, movable, memo, start, limits, twister)\n"
+"    -> (path or None, end or None, nearest at, nearest path, expansions, twister)\n\n"
+"amber_pattern.balance_search, compiled (a whole lam, docked): limits is (weight, imbalance_weight, kind_cap, cap,\n"
+"end_cap, end_out, repeats, proof_after, clear_above, dock_limit or None, node cap or None, nodes used, deadline\n"
+"or None); the docks with their cache as cached_dock, the children as balance_children, the planner's random\n"
+"numbers from twister (random.getstate()[1], returned advanced).");
+
+static PyObject *balance_search(PyObject *self, PyObject *args) {
+    PyObject *ex_o, *docks, *cards, *movable_o, *memo, *start_o, *limits, *twister_o;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!O!SO!SO!O!", &ex_o, &PyDict_Type, &docks, &PyTuple_Type, &cards, &movable_o,
+                          &PyDict_Type, &memo, &start_o, &PyTuple_Type, &limits, &PyTuple_Type, &twister_o))
+        return NULL;
+    double weight, imbalance_weight;
+    long long kind_cap, used;
+    int cap, end_cap, end_out, repeats, proof_after;
+    Py_ssize_t clear_above;
+    PyObject *dock_limit_o, *node_cap_o, *deadline_o;
+    if (!PyArg_ParseTuple(limits, "ddLiiiiinOOLO", &weight, &imbalance_weight, &kind_cap, &cap, &end_cap, &end_out,
+                          &repeats, &proof_after, &clear_above, &dock_limit_o, &node_cap_o, &used, &deadline_o))
+        return NULL;
+    long long dock_limit = -1, node_cap = -1;
+    double deadline = 0.0;
+    int timed = deadline_o != Py_None;
+    if ((dock_limit_o != Py_None && (dock_limit = PyLong_AsLongLong(dock_limit_o)) == -1 && PyErr_Occurred()) ||
+        (node_cap_o != Py_None && (node_cap = PyLong_AsLongLong(node_cap_o)) == -1 && PyErr_Occurred()) ||
+        (deadline_o != Py_None && (deadline = PyFloat_AsDouble(deadline_o)) == -1.0 && PyErr_Occurred()))
+        return NULL;
+    Exchanger *ex = exchanger_arg(ex_o);
+    BalanceCards c;
+    const uint8_t *start;
+    Twister rng;
+    if (!ex || balance_cards_arg(cards, movable_o, &c) || twister_arg(twister_o, "balance_search", &rng)) return NULL;
+    int n = c.n;
+    if (ex->ncells != n) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.balance_search: %d cards for %d cells", n, ex->ncells);
+        return NULL;
+    }
+    if (bytes_arg(start_o, "start", n, &start)) return NULL;
+    ByteSet seen, sets_seen;
+    BalanceStore store = {0};
+    KidHeap heap = {NULL, 0, 0};
+    PyObject *result = NULL, *found_path = NULL, *found_end = NULL, *near_path = NULL, *near_at = NULL;
+    PyObject *state = NULL;
+    int failed = byteset_init(&seen, n) | byteset_init(&sets_seen, n), error = 0;
+    if (failed) goto done;
+    /* the first node: the start, at depth 0 */
+    if (store_add(&store, (BalanceNode){-1, 0, n, 0, 0}) || !byteset_count(&seen, start, 1, &failed) ||
+        KidHeap_push(&heap, (BalanceKid){0.0, 0.0, -1, 255, 255})) {
+        failed = 1;
+        goto done;
+    }
+    int32_t nearest_idx = 0, found = -1;
+    int nearest_out = n + 1;
+    long long docked = 0;
+    uint8_t end[256], loc[256];
+    while (heap.len) {
+        BalanceKid e = KidHeap_pop(&heap);
+        int32_t idx;
+        if (e.parent < 0) {
+            idx = 0;
+        } else {
+            if (dock_limit >= 0 && docked > dock_limit) break;
+            docked++;
+            const BalanceNode *parent = &store.nodes[e.parent];
+            PyObject *prep[2];
+            int blk[2], last[2];
+            int done_ = ex_exchange(ex, docks, seen.keys + (size_t)e.parent * n, e.f, e.g,
+                                    parent->out <= end_out ? end_cap : cap, proof_after, clear_above, prep, blk, end,
+                                    last);
+            if (done_ < 0) {
+                error = 1;
+                goto done;
+            }
+            if (!done_) continue;
+            int known = byteset_count(&seen, end, 0, &failed) != NULL;
+            if (known) {
+                Py_DECREF(prep[0]);
+                Py_DECREF(prep[1]);
+                continue;
+            }
+            size_t first = store.nswaps;
+            for (int side = 0; side < 2 && !failed; side++)
+                for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(prep[side]) && !failed; s++) {
+                    PyObject *pair = PyTuple_GET_ITEM(prep[side], s);
+                    failed = store_swap(&store, ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))],
+                                        ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))]);
+                }
+            Py_DECREF(prep[0]);
+            Py_DECREF(prep[1]);
+            if (failed || store_swap(&store, last[0], last[1]) ||
+                store_add(&store, (BalanceNode){e.parent, store.nodes[e.parent].depth + 1, n, first,
+                                                store.nswaps - first}) ||
+                !byteset_count(&seen, end, 1, &failed)) {
+                failed = 1;
+                goto done;
+            }
+            idx = (int32_t)store.len - 1;
+        }
+        const uint8_t *cur = seen.keys + (size_t)idx * n;
+        for (int cell = 0; cell < n; cell++) loc[cur[cell]] = ex->block_of[cell];
+        int32_t *repeated = byteset_count(&sets_seen, loc, 1, &failed);
+        if (!repeated) goto done;
+        if (*repeated >= repeats) continue;
+        (*repeated)++;
+        int out = 0;
+        for (int x = 0; x < n; x++) out += loc[x] != c.home[x];
+        store.nodes[idx].out = out;
+        if (out < nearest_out) {
+            nearest_out = out;
+            nearest_idx = idx;
+        }
+        if (out == 0) {
+            found = idx;
+            break;
+        }
+        if ((timed && now() >= deadline) || (node_cap >= 0 && node_cap - used <= 0)) break;
+        used++;
+        if (balance_kids(&c, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight, imbalance_weight, &rng,
+                         kid_to_heap, &heap)) {
+            error = 1;
+            goto done;
+        }
+    }
+    if (found >= 0) {
+        found_path = store_trace(&store, found);
+        found_end = PyBytes_FromStringAndSize((const char *)seen.keys + (size_t)found * n, n);
+    } else {
+        found_path = Py_NewRef(Py_None);
+        found_end = Py_NewRef(Py_None);
+    }
+    near_path = store_trace(&store, nearest_idx);
+    near_at = PyBytes_FromStringAndSize((const char *)seen.keys + (size_t)nearest_idx * n, n);
+    state = twister_state(&rng);
+    if (found_path && found_end && near_path && near_at && state)
+        result = Py_BuildValue("(OOOOLO)", found_path, found_end, near_at, near_path, used, state);
+done:
+    if (failed && !error && !PyErr_Occurred()) PyErr_NoMemory();
+    Py_XDECREF(found_path);
+    Py_XDECREF(found_end);
+    Py_XDECREF(near_path);
+    Py_XDECREF(near_at);
+    Py_XDECREF(state);
+    byteset_free(&seen);
+    byteset_free(&sets_seen);
+    free(store.nodes);
+    free(store.swaps);
+    free(heap.e);
     return result;
 }
 
@@ -2452,6 +2841,7 @@ static PyMethodDef methods[] = {
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {"balance_children", balance_children, METH_VARARGS, balance_children_doc},
+    {"balance_search", balance_search, METH_VARARGS, balance_search_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1114,11 +1114,26 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     --balance --sets``): every exchange the sets allow is made at once, f and g trading cells with no dock, so
     the positions are not reachable in play and only their sets mean anything. Every legal exchange is one of
     the sets' (:func:`set_exchanges`), so a deal whose sets cannot be gathered cannot be won; one gathered here
-    may still fail in the blocks' geometry."""
+    may still fail in the blocks' geometry.
+
+    Compiled (``_amber_core.balance_search``, :func:`_balance_search_core`) unless ``sets_only`` or ``lam`` is not
+    whole; :func:`_balance_search_py` is the reference."""
+    board = planner.board
+    fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
+    movable = [x for x in range(board.n) if x not in fixed]
+    # the compiled search takes a whole ``lam`` only (the sums of :func:`_balance_children_py`)
+    if compiled.ON and float(planner.lam).is_integer() and not sets_only:
+        return _balance_search_core(planner, start, movable, budget, imbalance_weight, weight, cap, best)
+    return _balance_search_py(planner, start, movable, budget, imbalance_weight, weight, cap, best, sets_only)
+
+
+def _balance_search_py(planner: PatternPlanner, start: bytes, movable: Sequence[int], budget: _Budget,
+                       imbalance_weight: float, weight: float, cap: int, best: dict[str, object] | None,
+                       sets_only: bool) -> tuple[list[tuple[int, int]], bytes] | None:
+    """:func:`balance_search` in Python (``movable``: the cards that are not start cards), the reference of the
+    compiled one (:func:`_balance_search_core`); its children by the core when it is on and ``lam`` is whole."""
     board = planner.board
     n, home, kind, rank = board.n, planner.home_block, planner.kind, planner.rank
-    fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
-    movable = [x for x in range(n) if x not in fixed]
     # the compiled children take a whole ``lam`` only (the sums of :func:`_balance_children_py`)
     whole = float(planner.lam).is_integer()
     store: list[_Node] = [(bytes(start), -1, (), 0)]
@@ -1244,6 +1259,28 @@ def _balance_children_py(planner: PatternPlanner, loc: bytes, movable: Sequence[
         h += imbalance_weight * imbalance_after(transport, imb, a, b, hf, hg)
         kids.append((depth + 1 + weight * h, rng.random(), idx, f, g))
     return kids
+
+
+def _balance_search_core(planner: PatternPlanner, start: bytes, movable: Sequence[int], budget: _Budget,
+                         imbalance_weight: float, weight: float, cap: int, best: dict[str, object] | None
+                         ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """:func:`balance_search` by the compiled core (``_amber_core.balance_search``), for a whole ``lam`` and docked:
+    the same expansions in the same order, the same answer and nearest position, the same budget used, the same
+    random numbers drawn from the planner's ``rng``, and the same docks and kind answers written to its caches (the
+    core's docks are :meth:`PatternPlanner.dock`'s, its children :func:`_balance_children_py`'s)."""
+    assert compiled.native is not None, "the compiled core is not built"
+    dock_limit = None if budget.cap is None else BALANCE_DOCKS * budget.left(1 << 30)
+    limits = (float(weight), float(imbalance_weight), KIND_CAP, cap, BALANCE_END_CAP, BALANCE_END_OUT,
+              BALANCE_REPEATS, DOCK_PROOF_AFTER, DOCKS_CACHE, dock_limit, budget.cap, budget.used, budget.deadline)
+    version, state, gauss = planner.rng.getstate()
+    path, end, near_at, near_path, used, state = compiled.native.balance_search(
+        planner._core_exchanger, planner._docks, planner._core_cards, bytes(movable), planner._kinds, bytes(start),
+        limits, state)
+    planner.rng.setstate((version, state, gauss))
+    budget.used = used
+    if best is not None:
+        best.update(at=near_at, path=near_path)
+    return None if path is None else (path, end)
 
 
 def _balance_children_core(planner: PatternPlanner, loc: bytes, movable: Sequence[int], depth: int, idx: int,
