@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from amber_patience.games import get_game
@@ -470,3 +470,74 @@ def test_the_cores_balance_search_without_a_node_cap_gathers_as_python_does() ->
     assert runs[0] == runs[1]
     found = runs[0][0]
     assert found is not None and planner.out(found[1]) == 0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
+       seed=st.integers(min_value=0, max_value=10**6))
+def test_the_cores_merge_dock_is_the_python_one(number: int, steps: int, seed: int) -> None:
+    """The dock that counts merges (``PatternPlanner.merge_dock``: its search ``_merge_search_py`` and the core's
+    ``_amber_core.merge_dock``) both ways, for random cards of random blocks of a position of random play, with
+    and without a partner outside the block, and caps that find, stop and fall back on the ordinary dock: the
+    same swaps and merges, or the same None."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(_random_play(game.deal(number), steps, number))
+    rng = random.Random(seed)
+    calls = []
+    for _ in range(12):
+        blk = rng.randrange(ap.BLOCKS)
+        cells = [c for c in range(board.n) if board.block[c] == blk]
+        stay, *wanted = (board.start[c] for c in rng.sample(cells, 1 + rng.randint(1, 2)))
+        partner = rng.choice([None, rng.choice([c for c in range(board.n) if board.block[c] != blk])])
+        calls.append((blk, stay, tuple(wanted), rng.choice([1, 3, 30, 300]), partner))
+    runs = []
+    for on in (False, True):
+        planner = ap.PatternPlanner(board, game)
+        saved = compiled.ON
+        compiled.ON = on
+        try:
+            runs.append([planner.merge_dock(board.start, blk, stay, wanted, cap, partner)
+                         for blk, stay, wanted, cap, partner in calls])
+        finally:
+            compiled.ON = saved
+    assert runs[0] == runs[1]
+    for (blk, stay, _wanted, _cap, partner), made in zip(calls, runs[0], strict=True):
+        if made is not None:  # the swaps are legal, and their merges those of the lower bound (with the partner's)
+            at = bytearray(board.start)
+            cells = [c for c in range(board.n) if board.block[c] == blk]
+            swaps = [(cells[p], cells[q]) for p, q in made[0]]
+            for p, q in swaps:
+                assert board.legal_swap(at, p, q)
+                at[p], at[q] = at[q], at[p]
+            closing = [] if partner is None else [(at.index(stay), partner)]
+            assert made[1] == ap.merges_of(board, board.start, swaps + closing)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=60), seed=st.integers(min_value=1, max_value=10**6))
+def test_the_cores_regathering_is_the_python_one(number: int, seed: int) -> None:
+    """A gathering found by the balance search made again with docks that count merges (``regather``) both ways:
+    the same swaps, end position and counts."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    assume(game.deal(number).lost_reason() is None)
+    board = amber_solver._Board(game.deal(number))
+    gathered = ap.balance_search(ap.PatternPlanner(board, game, seed=seed), board.start,
+                                 amber_solver._Budget(None, 400))
+    assume(gathered is not None)
+    assert gathered is not None
+    runs = []
+    for on in (False, True):
+        stats: dict[str, int] = {}
+        saved = compiled.ON
+        compiled.ON = on
+        try:
+            runs.append((ap.regather(ap.PatternPlanner(board, game, seed=seed), board.start, gathered[0],
+                                     stats=stats), stats))
+        finally:
+            compiled.ON = saved
+    assert runs[0] == runs[1]
+    assert runs[0][1].get("docked", 0) > 0

@@ -1626,6 +1626,238 @@ static PyObject *exchange(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- Pattern of Amber's dock counting merges (PatternPlanner._merge_search_py) ---- */
+
+typedef struct {
+    int f, merges, g;
+    int32_t tie, state;
+    int8_t h, x;
+} MergeEntry;
+
+static inline int merge_less(const MergeEntry *p, const MergeEntry *q) {
+    if (p->f != q->f) return p->f < q->f;
+    if (p->merges != q->merges) return p->merges < q->merges;
+    if (p->g != q->g) return p->g < q->g;
+    return p->tie < q->tie;
+}
+
+DEFINE_HEAP(MergeHeap, MergeEntry, merge_less)
+
+/* the state ``c`` of the dock's table: its number, added (with parent swap i, k) when new (*added 1); -2 when out
+ * of memory */
+static int32_t dock_find_or_add(Dock *d, const uint8_t *c, int i, int k, int *added) {
+    int m = d->m;
+    uint64_t h = dock_hash(c, m);
+    for (size_t slot = (size_t)h & d->seenmask;; slot = (slot + 1) & d->seenmask) {
+        int32_t j = d->seen[slot];
+        if (j < 0) break;
+        if (d->hash[j] == h && memcmp(d->states + (size_t)j * m, c, m) == 0) {
+            *added = 0;
+            return j;
+        }
+    }
+    *added = 1;
+    return dock_add(d, c, -1, i, k);
+}
+
+/* cycle_ids of _merge_cycles: the cycle of every cell of ``c`` (and of the partner's, at m, when fixed_exit >= 0) */
+static void merge_cycles(int m, const uint8_t *c, const uint8_t *exits, int fixed_exit, int *ids) {
+    int nxt[MAXBLOCK + 1], len = m + (fixed_exit >= 0);
+    for (int i = 0; i < m; i++) nxt[i] = exits[c[i]];
+    if (fixed_exit >= 0) nxt[m] = fixed_exit;
+    for (int i = 0; i < len; i++) ids[i] = -1;
+    for (int i = 0, k = 0; i < len; i++) {
+        if (ids[i] >= 0) continue;
+        for (int j = i; ids[j] < 0; j = nxt[j]) ids[j] = k;
+        k++;
+    }
+}
+
+/* the cost (merges, swaps) of every state of the table and whether it was expanded, grown with the table */
+typedef struct {
+    int32_t *merges, *g;
+    uint8_t *done;
+    size_t room;
+} MergeCosts;
+
+static int merge_room(MergeCosts *c, size_t want) {
+    int32_t *merges = realloc(c->merges, want * sizeof(int32_t));
+    if (!merges) return -1;
+    c->merges = merges;
+    int32_t *g = realloc(c->g, want * sizeof(int32_t));
+    if (!g) return -1;
+    c->g = g;
+    uint8_t *done = realloc(c->done, want);
+    if (!done) return -1;
+    c->done = done;
+    if (c->room == 0) {  /* the first state: no swap yet */
+        c->merges[0] = c->g[0] = 0;
+        c->done[0] = 0;
+    }
+    c->room = want;
+    return 0;
+}
+
+static int merge_closing(const Dock *d, const uint8_t *c, const uint8_t *exits, int fixed_exit) {
+    if (fixed_exit < 0) return 0;
+    int ids[MAXBLOCK + 1], s = 0;
+    merge_cycles(d->m, c, exits, fixed_exit, ids);
+    while (c[s] != d->stay) s++;
+    return ids[s] != ids[d->m];
+}
+
+PyDoc_STRVAR(merge_dock_doc,
+"merge_dock(exchanger, blk, cont, stay, wanted, exits, fixed_exit, cap, weight) -> (status, (swaps, merges) or None)\n\n"
+"amber_pattern's PatternPlanner._merge_search_py, compiled: exits is cycle_exits of every card (255 for -1),\n"
+"fixed_exit the partner's (-1 for none); status -1 when no dock exists (None), else 0 with the dock of fewest\n"
+"weighted merges and swaps found within cap states, or None.");
+
+static PyObject *merge_dock(PyObject *self, PyObject *args) {
+    PyObject *ex_o, *cont_o, *wanted_o, *exits_o;
+    int blk, stay, fixed_exit, cap, weight;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OiSiSSiii", &ex_o, &blk, &cont_o, &stay, &wanted_o, &exits_o, &fixed_exit, &cap,
+                          &weight))
+        return NULL;
+    Exchanger *ex = exchanger_arg(ex_o);
+    if (!ex || block_arg(ex, blk)) return NULL;
+    Dock *d = ex->dock[blk];
+    int m = d->m;
+    const uint8_t *cont, *wanted, *exits;
+    Py_ssize_t nwanted = PyBytes_GET_SIZE(wanted_o), nexits = PyBytes_GET_SIZE(exits_o);
+    if (bytes_arg(cont_o, "cont", m, &cont) || bytes_arg(wanted_o, "wanted", -1, &wanted) ||
+        bytes_arg(exits_o, "exits", -1, &exits))
+        return NULL;
+    int bad = nwanted < 1 || nwanted > MAXBLOCK || !holds(cont, m, stay) || fixed_exit > m;
+    for (Py_ssize_t w = 0; w < nwanted && !bad; w++) bad = !holds(cont, m, wanted[w]);
+    for (int i = 0; i < m && !bad; i++) bad = cont[i] >= nexits || exits[cont[i]] >= m + (fixed_exit >= 0);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.merge_dock: stay and 1 to 32 wanted cards of the block, and "
+                                          "the exit of each of its cards (cycle_exits)");
+        return NULL;
+    }
+    d->stay = stay;
+    d->nwanted = (int)nwanted;
+    for (Py_ssize_t w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
+    int h0 = dock_h(d, cont);
+    if (h0 > 0 && (!may_dock(d, cont, stay, wanted, (int)nwanted) || dock_never(d, cont, stay, wanted, (int)nwanted)))
+        return Py_BuildValue("(iO)", -1, Py_None);
+    d->nstates = 0;
+    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+    uint8_t looked[256] = {0};
+    looked[stay] = 1;
+    for (Py_ssize_t w = 0; w < nwanted; w++) looked[wanted[w]] = 1;
+    MergeCosts c = {0};
+    MergeHeap heap = {NULL, 0, 0};
+    int failed = 0, found = -1, found_merges = 0;
+    int x0 = h0 == 0 ? merge_closing(d, cont, exits, fixed_exit) : 0, added;
+    if (dock_find_or_add(d, cont, 255, 255, &added) < 0 || merge_room(&c, d->cap) ||
+        MergeHeap_push(&heap, (MergeEntry){weight * x0 + 2 * h0, 0, 0, 0, 0, (int8_t)h0, (int8_t)x0}))
+        failed = 1;
+    int32_t tie = 0;
+    int expanded = 0;
+    uint8_t t[MAXBLOCK];
+    int ids[MAXBLOCK + 1];
+    while (!failed && heap.len) {
+        MergeEntry e = MergeHeap_pop(&heap);
+        if (c.done[e.state] || c.merges[e.state] != e.merges || c.g[e.state] != e.g) continue;
+        if (e.h == 0) {
+            found = e.state;
+            found_merges = e.merges + e.x;
+            break;
+        }
+        c.done[e.state] = 1;
+        expanded++;
+        if (expanded > cap) break;
+        memcpy(t, d->states + (size_t)e.state * m, m);
+        merge_cycles(m, t, exits, fixed_exit, ids);
+        int g1 = e.g + 1;
+        dock_moves(d, t);
+        const int32_t *keys = d->set.keys[d->set.cur];
+        for (size_t slot = 0; slot <= d->set.mask; slot++) {
+            if (keys[slot] < 0) continue;
+            int i = keys[slot] / m, k = keys[slot] % m;
+            int x = t[k], y = t[i];
+            t[i] = (uint8_t)x;
+            t[k] = (uint8_t)y;
+            int32_t idx = dock_find_or_add(d, t, i, k, &added);
+            t[i] = (uint8_t)y;
+            t[k] = (uint8_t)x;
+            if (idx < 0) {
+                failed = 1;
+                break;
+            }
+            if (d->nstates > c.room && merge_room(&c, d->cap)) {
+                failed = 1;
+                break;
+            }
+            if (!added && c.done[idx]) continue;
+            int cost = e.merges + (ids[i] != ids[k]);
+            if (!added && (c.merges[idx] < cost || (c.merges[idx] == cost && c.g[idx] <= g1))) continue;
+            if (added) c.done[idx] = 0;
+            c.merges[idx] = cost;
+            c.g[idx] = g1;
+            d->swap[idx][0] = (uint8_t)i;
+            d->swap[idx][1] = (uint8_t)k;
+            tie++;
+            const uint8_t *now_ = d->states + (size_t)idx * m;
+            int hn = (looked[x] || looked[y]) ? dock_h(d, now_) : e.h;
+            int xn = hn == 0 ? merge_closing(d, now_, exits, fixed_exit) : 0;
+            if (MergeHeap_push(&heap, (MergeEntry){weight * (cost + xn) + g1 + 2 * hn, cost, g1, tie, idx, (int8_t)hn,
+                                                   (int8_t)xn})) {
+                failed = 1;
+                break;
+            }
+        }
+    }
+    PyObject *result = NULL;
+    if (!failed) {
+        if (found < 0) {
+            result = Py_BuildValue("(iO)", 0, Py_None);
+        } else {
+            /* _swaps_to: back from the state found, undoing each state's swap from its parent */
+            uint8_t back[MAXBLOCK], steps[2 * 4096];
+            int nsteps = 0;
+            memcpy(back, d->states + (size_t)found * m, m);
+            for (int32_t j = found; d->swap[j][0] != 255;) {
+                if (nsteps == 4096) {
+                    PyErr_SetString(PyExc_RuntimeError, "_amber_core.merge_dock: a dock of over 4096 swaps");
+                    failed = 1;
+                    break;
+                }
+                int i = d->swap[j][0], k = d->swap[j][1];
+                steps[2 * nsteps] = (uint8_t)i;
+                steps[2 * nsteps + 1] = (uint8_t)k;
+                nsteps++;
+                uint8_t v = back[i];
+                back[i] = back[k];
+                back[k] = v;
+                j = dock_find_or_add(d, back, 255, 255, &added);
+                if (j < 0 || added) {
+                    failed = 1;
+                    break;
+                }
+            }
+            PyObject *swaps = failed ? NULL : PyTuple_New(nsteps);
+            for (int s = 0; swaps && s < nsteps; s++) {
+                PyObject *pair = Py_BuildValue("(ii)", steps[2 * (nsteps - 1 - s)], steps[2 * (nsteps - 1 - s) + 1]);
+                if (!pair) {
+                    Py_CLEAR(swaps);
+                    break;
+                }
+                PyTuple_SET_ITEM(swaps, s, pair);
+            }
+            if (swaps) result = Py_BuildValue("(i(Ni))", 0, swaps, found_merges);
+        }
+    }
+    free(c.merges);
+    free(c.g);
+    free(c.done);
+    free(heap.e);
+    if (failed && !PyErr_Occurred()) PyErr_NoMemory();
+    return result;
+}
+
 /* ---- the shortening's re-join of a window (amber_shorten's _rejoin_py): iterative deepening ---- */
 
 typedef struct {
@@ -2838,6 +3070,7 @@ static PyMethodDef methods[] = {
     {"never_docks", never_docks, METH_VARARGS, never_docks_doc},
     {"cached_dock", cached_dock, METH_VARARGS, cached_dock_doc},
     {"exchange", exchange, METH_VARARGS, exchange_doc},
+    {"merge_dock", merge_dock, METH_VARARGS, merge_dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {"balance_children", balance_children, METH_VARARGS, balance_children_doc},

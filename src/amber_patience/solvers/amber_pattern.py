@@ -50,7 +50,7 @@ import functools
 import heapq
 import operator
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..games.amber import AmberGame
 from . import compiled
@@ -795,19 +795,44 @@ class PatternPlanner:
         wanted = tuple(w for w in wanted if w in cont)
         if stay not in cont or not wanted:
             return None
-        m = len(cells)
         kept = list(cells) if partner is None else [*cells, partner]
         exits = cycle_exits(self.board, at, kept)  # card -> index into kept
         fixed_exit = -1 if partner is None else exits[at[partner]]
-        dist = self.dist[blk]
+        start = bytes(cont)
+        if compiled.ON:
+            assert compiled.native is not None, "the compiled core is not built"
+            status, made = compiled.native.merge_dock(self._core_exchanger, blk, start, stay, bytes(wanted),
+                                                      bytes(255 if e < 0 else e for e in exits), fixed_exit, cap,
+                                                      MERGE_WEIGHT)
+        else:
+            status, made = self._merge_search_py(blk, start, stay, wanted, exits, fixed_exit, cap)
+        if status < 0:
+            return None
+        if made is not None:
+            return made
+        cycle_ids, closing = self._merge_cycles(exits, fixed_exit, stay)
+        # not found within the cap: the ordinary dock's swaps (its search goes straight for the goal), if it finds any
+        plain = self.dock(blk, cont, stay, wanted, cap)
+        if plain is None:
+            return None
+        merges = 0
+        t = bytearray(start)
+        for i, k in plain:
+            ids = cycle_ids(bytes(t))
+            merges += ids[i] != ids[k]
+            t[i], t[k] = t[k], t[i]
+        return plain, merges + closing(bytes(t))
 
-        def h(c: bytes) -> int:
-            row = dist[c.index(stay)]
-            return min(row[c.index(w)] for w in wanted) - 1
+    @staticmethod
+    def _merge_cycles(exits: Sequence[int], fixed_exit: int, stay: int
+                      ) -> tuple[Callable[[bytes], list[int]], Callable[[bytes], int]]:
+        """For :meth:`merge_dock`: the cycle of every kept cell of a block's content (the cells followed through
+        the block and the partner's cell, if ``fixed_exit`` is not -1: :func:`cycle_exits`), and whether the swap
+        of ``stay`` with the partner closes two cycles into one (1) or not (0)."""
 
         def cycle_ids(c: bytes) -> list[int]:
             nxt = [exits[x] for x in c]
-            if partner is not None:
+            if fixed_exit >= 0:
                 nxt.append(fixed_exit)
             ids = [-1] * len(nxt)
             k = 0
@@ -821,16 +846,29 @@ class PatternPlanner:
             return ids
 
         def closing(c: bytes) -> int:
-            if partner is None:
+            if fixed_exit < 0:
                 return 0
             ids = cycle_ids(c)
-            return int(ids[c.index(stay)] != ids[m])
+            return int(ids[c.index(stay)] != ids[len(c)])
 
-        start = bytes(cont)
+        return cycle_ids, closing
+
+    def _merge_search_py(self, blk: int, start: bytes, stay: int, wanted: Sequence[int], exits: Sequence[int],
+                         fixed_exit: int, cap: int) -> tuple[int, tuple[tuple[tuple[int, int], ...], int] | None]:
+        """:meth:`merge_dock`'s search (the reference of the compiled one, ``_amber_core.merge_dock``): (-1, None)
+        when no dock exists (:meth:`_may_dock`, :meth:`_never_docks`), (0, the swaps and their merges), or (0, None)
+        when none is found within ``cap`` states."""
+        dist = self.dist[blk]
+        cycle_ids, closing = self._merge_cycles(exits, fixed_exit, stay)
+
+        def h(c: bytes) -> int:
+            row = dist[c.index(stay)]
+            return min(row[c.index(w)] for w in wanted) - 1
+
         weight = MERGE_WEIGHT
         h0 = h(start)
-        if h0 > 0 and (not self._may_dock(blk, cont, stay, wanted) or self._never_docks(blk, cont, stay, wanted)):
-            return None
+        if h0 > 0 and (not self._may_dock(blk, start, stay, wanted) or self._never_docks(blk, start, stay, wanted)):
+            return -1, None
         x0 = closing(start) if h0 == 0 else 0
         # a state's swap from its parent and its cost (merges, swaps); a state is opened again when reached cheaper
         parents: dict[bytes, tuple[int, int] | None] = {start: None}
@@ -839,7 +877,7 @@ class PatternPlanner:
         tie = 0
         expanded = 0
         done: set[bytes] = set()
-        linked = self.linked_cells(cont)
+        linked = self.linked_cells(start)
         moves = self.block_moves
         push, pop = heapq.heappush, heapq.heappop
         looked = (stay, *wanted)  # a swap of other cards leaves h as it was (as in :meth:`dock`)
@@ -848,7 +886,7 @@ class PatternPlanner:
             if cur in done or costs[cur] != (merges, g):
                 continue
             if hc == 0:
-                return _swaps_to(parents, cur), merges + xc
+                return 0, (_swaps_to(parents, cur), merges + xc)
             done.add(cur)
             expanded += 1
             if expanded > cap:
@@ -876,17 +914,7 @@ class PatternPlanner:
                 hn = h(new) if x in looked or y in looked else hc
                 xn = closing(new) if hn == 0 else 0
                 push(heap, (weight * (cost[0] + xn) + g1 + 2 * hn, cost[0], g1, tie, new, hn, xn))
-        # not found within the cap: the ordinary dock's swaps (its search goes straight for the goal), if it finds any
-        plain = self.dock(blk, cont, stay, wanted, cap)
-        if plain is None:
-            return None
-        merges = 0
-        t = bytearray(start)
-        for i, k in plain:
-            ids = cycle_ids(bytes(t))
-            merges += ids[i] != ids[k]
-            t[i], t[k] = t[k], t[i]
-        return plain, merges + closing(bytes(t))
+        return 0, None
 
     def inert_key(self, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bytes:
         """A block's content ``cont`` as a dock for ``stay`` and ``wanted`` sees it: every card that has no
