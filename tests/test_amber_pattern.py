@@ -38,6 +38,7 @@ from amber_patience.solvers.amber_pattern import (
     balance_search,
     card_blocks,
     dock_exchange,
+    dock_key,
     end_game,
     exchange,
     exchanges_of,
@@ -812,7 +813,7 @@ def test_contents_with_the_same_inert_key_dock_alike_and_the_cache_answers_for_b
             assert answers[i] == answers[j], f"contents {i} and {j} share a key but dock differently"
             assert list(planner.block_moves(blk, a)) == list(planner.block_moves(blk, b))
     assert planner.dock(blk, cont, stay, wanted, cap=120) == answers[0]
-    assert (blk, planner.inert_key(variants[1], stay, wanted), stay, tuple(wanted)) in planner._docks
+    assert dock_key(blk, planner.inert_key(variants[1], stay, wanted), stay, wanted) in planner._docks
     assert planner.dock(blk, variants[1], stay, wanted, cap=120) == answers[1]
 
 

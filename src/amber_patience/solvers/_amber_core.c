@@ -945,10 +945,19 @@ static int dock_h(const Dock *d, const uint8_t *c) {
     return best - 1;
 }
 
+/* a block's content hashed eight bytes at a time (multiply and fold) */
 static uint64_t dock_hash(const uint8_t *c, int m) {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < m; i++) h = (h ^ c[i]) * 1099511628211ULL;
-    return h;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)m, w;
+    int i = 0;
+    for (; i + 8 <= m; i += 8) {
+        memcpy(&w, c + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, c + i, (size_t)(m - i));
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
 }
 
 /* the state ``c`` added (parent, swap), or -1 if it was seen; -2 when out of memory */
@@ -1066,6 +1075,20 @@ static Dock *dock_new(PyObject *block, const uint8_t *nbs) {
     return d;
 }
 
+/* the dock's states of its last search dropped (a table grown by a long search made small again: the next
+ * search clears it whole) */
+static void dock_clear(Dock *d) {
+    d->nstates = 0;
+    if (d->seenmask > 1023) {
+        int32_t *seen = realloc(d->seen, 1024 * sizeof(int32_t));
+        if (seen) {
+            d->seen = seen;
+            d->seenmask = 1023;
+        }
+    }
+    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+}
+
 /* the cells touching the cells of ``s`` */
 static inline uint32_t dock_spread(const Dock *d, uint32_t s) {
     uint32_t out = 0;
@@ -1126,8 +1149,7 @@ static int dock_search(Dock *d, const uint8_t *cont, int stay, const uint8_t *wa
     d->stay = stay;
     d->nwanted = nwanted;
     for (int w = 0; w < nwanted; w++) d->wanted[w] = wanted[w];
-    d->nstates = 0;
-    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+    dock_clear(d);
     DockHeap *heap = &d->heap;
     heap->len = 0;
     uint8_t looked[256] = {0};
@@ -1309,27 +1331,16 @@ static inline int holds(const uint8_t *cont, int m, int x) {
     return 0;
 }
 
-static PyObject *ints_tuple(const uint8_t *v, int len) {
-    PyObject *t = PyTuple_New(len);
-    for (int i = 0; t && i < len; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
-        if (!x) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, x);
-    }
-    return t;
-}
-
-/* (blk, content, stay, wanted) as PatternPlanner.dock keys its cache: the content a tuple of cards (or the bytes
- * of inert_key), the wanted cards a tuple; a new reference */
-static PyObject *dock_key(int blk, PyObject *content, int stay, PyObject *wanted) {
-    PyObject *b = PyLong_FromLong(blk), *s = PyLong_FromLong(stay), *key = NULL;
-    if (b && s) key = PyTuple_Pack(4, b, content, s, wanted);
-    Py_XDECREF(b);
-    Py_XDECREF(s);
-    return key;
+/* amber_pattern.dock_key: the key of PatternPlanner.dock's cache, the bytes of blk, stay, the number of wanted
+ * cards, the wanted cards and the content (the block's cards, or its inert_key); a new reference */
+static PyObject *dock_key(int blk, const uint8_t *content, int m, int stay, const uint8_t *wanted, int nwanted) {
+    uint8_t key[3 + 2 * MAXBLOCK];
+    key[0] = (uint8_t)blk;
+    key[1] = (uint8_t)stay;
+    key[2] = (uint8_t)nwanted;
+    memcpy(key + 3, wanted, nwanted);
+    memcpy(key + 3 + nwanted, content, m);
+    return PyBytes_FromStringAndSize((const char *)key, 3 + nwanted + m);
 }
 
 /* whether a cached answer (swaps or None, cap) answers a dock of ``cap`` states: found, or failed within as many;
@@ -1380,9 +1391,8 @@ static PyObject *ex_dock(Exchanger *ex, PyObject *docks, int blk, const uint8_t 
     for (int w = 0; w < nin && nwanted < MAXBLOCK; w++)
         if (holds(cont, m, wanted_in[w])) wanted[nwanted++] = wanted_in[w];
     if (!nwanted || !holds(cont, m, stay)) return Py_NewRef(Py_None);
-    PyObject *cont_t = ints_tuple(cont, m), *wanted_t = ints_tuple(wanted, nwanted), *key = NULL, *ikey = NULL;
-    PyObject *inert_b = NULL, *value = NULL, *result = NULL;
-    if (!cont_t || !wanted_t || !(key = dock_key(blk, cont_t, stay, wanted_t))) goto done;
+    PyObject *key = NULL, *ikey = NULL, *value = NULL, *result = NULL;
+    if (!(key = dock_key(blk, cont, m, stay, wanted, nwanted))) goto done;
     PyObject *known = PyDict_GetItemWithError(docks, key);
     if (known) {
         int ok = dock_known(known, cap);
@@ -1399,8 +1409,7 @@ static PyObject *ex_dock(Exchanger *ex, PyObject *docks, int blk, const uint8_t 
         inert[i] = (x == stay || holds(wanted, nwanted, x) || holds(cont, m, d->nb[2 * x]) ||
                     holds(cont, m, d->nb[2 * x + 1])) ? (uint8_t)x : 255;
     }
-    inert_b = PyBytes_FromStringAndSize((const char *)inert, m);
-    if (!inert_b || !(ikey = dock_key(blk, inert_b, stay, wanted_t))) goto done;
+    if (!(ikey = dock_key(blk, inert, m, stay, wanted, nwanted))) goto done;
     known = PyDict_GetItemWithError(docks, ikey);
     if (known) {
         int ok = dock_known(known, cap);
@@ -1434,11 +1443,8 @@ static PyObject *ex_dock(Exchanger *ex, PyObject *docks, int blk, const uint8_t 
     if (!value || PyDict_SetItem(docks, key, value) || PyDict_SetItem(docks, ikey, value)) goto done;
     result = Py_NewRef(PyTuple_GET_ITEM(value, 0));
 done:
-    Py_XDECREF(cont_t);
-    Py_XDECREF(wanted_t);
     Py_XDECREF(key);
     Py_XDECREF(ikey);
-    Py_XDECREF(inert_b);
     Py_XDECREF(value);
     return result;
 }
@@ -1529,9 +1535,9 @@ static int ex_exchange(Exchanger *ex, PyObject *docks, const uint8_t *at, int f,
     for (int w = 0; w < nb_; w++)
         if (holds(cont_b, db->m, wanted_b[w])) kept[present++] = wanted_b[w];
     if (!present || !holds(cont_b, db->m, g)) return 0;
-    PyObject *cont_t = ints_tuple(cont_b, db->m), *kept_t = ints_tuple(kept, present), *key = NULL;
+    PyObject *key = dock_key(b, cont_b, db->m, g, kept, present);
     int fails = -1;
-    if (cont_t && kept_t && (key = dock_key(b, cont_t, g, kept_t))) {
+    if (key) {
         PyObject *known = PyDict_GetItemWithError(docks, key);
         if (known) {
             int ok = dock_known(known, cap);  /* found, or failed within cap states */
@@ -1540,8 +1546,6 @@ static int ex_exchange(Exchanger *ex, PyObject *docks, const uint8_t *at, int f,
             fails = PyErr_Occurred() ? -1 : 0;
         }
     }
-    Py_XDECREF(cont_t);
-    Py_XDECREF(kept_t);
     Py_XDECREF(key);
     if (fails) return fails < 0 ? -1 : 0;
     prep[0] = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
@@ -1742,8 +1746,7 @@ static PyObject *merge_dock(PyObject *self, PyObject *args) {
     int h0 = dock_h(d, cont);
     if (h0 > 0 && (!may_dock(d, cont, stay, wanted, (int)nwanted) || dock_never(d, cont, stay, wanted, (int)nwanted)))
         return Py_BuildValue("(iO)", -1, Py_None);
-    d->nstates = 0;
-    for (size_t q = 0; q <= d->seenmask; q++) d->seen[q] = -1;
+    dock_clear(d);
     uint8_t looked[256] = {0};
     looked[stay] = 1;
     for (Py_ssize_t w = 0; w < nwanted; w++) looked[wanted[w]] = 1;

@@ -431,6 +431,13 @@ MOVES_CACHE = 100_000
 #: Entries of :meth:`PatternPlanner.dock`'s cache, at most, before it is cleared.
 DOCKS_CACHE = 300_000
 
+
+def dock_key(blk: int, content: Sequence[int], stay: int, wanted: Sequence[int]) -> bytes:
+    """The key of :meth:`PatternPlanner.dock`'s cache: block, card ``stay``, the number of ``wanted`` cards, the
+    wanted cards and the block's content (its cards, or its :meth:`PatternPlanner.inert_key`), as bytes. A content
+    whose inert key is itself shares its entry with it: the same dock."""
+    return bytes((blk, stay, len(wanted), *wanted, *content))
+
 #: The card byte standing for a card that is a wall in a dock (:meth:`PatternPlanner.inert_key`).
 INERT = 255
 
@@ -521,9 +528,8 @@ class PatternPlanner:
         self.dist = [[[abs(game.cells[c].row - game.cells[d].row) + abs(game.cells[c].column - game.cells[d].column)
                        for d in cells] for c in cells] for cells in self.blocks]
         #: dock results: key -> (swaps or ``None``, the cap of the search that found them; ``1 << 30`` when
-        #: proved impossible); keyed by the block's content, and by its :meth:`inert_key` (bytes) as well
-        self._docks: dict[tuple[int, tuple[int, ...] | bytes, int, tuple[int, ...]],
-                          tuple[tuple[tuple[int, int], ...] | None, int]] = {}
+        #: proved impossible); keyed by the block's content, and by its :meth:`inert_key` as well (:func:`dock_key`)
+        self._docks: dict[bytes, tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.rng = random.Random(seed)
         self._kinds: dict[Matrix, bool | None] = {}
         if share is not None:
@@ -640,12 +646,12 @@ class PatternPlanner:
         wanted = tuple(w for w in wanted if w in cont)
         if stay not in cont or not wanted:
             return None
-        key = (blk, cont, stay, wanted)
+        key = dock_key(blk, cont, stay, wanted)
         known = self._docks.get(key)
         if known is not None and (known[0] is not None or known[1] >= cap):
             return known[0]
         # the same dock with other cards in the cells whose card no card of the block neighbours: the same search
-        inert = (blk, self.inert_key(cont, stay, wanted), stay, wanted)
+        inert = dock_key(blk, self.inert_key(cont, stay, wanted), stay, wanted)
         known = self._docks.get(inert)
         if known is not None and (known[0] is not None or known[1] >= cap):
             self._docks[key] = known
@@ -937,7 +943,7 @@ class PatternPlanner:
         present = tuple(w for w in wanted if w in cont)
         if stay not in cont or not present:
             return True
-        known = self._docks.get((blk, cont, stay, present))
+        known = self._docks.get(dock_key(blk, cont, stay, present))
         return known is not None and known[0] is None and known[1] >= cap
 
     def _never_docks(self, blk: int, cont: Sequence[int], stay: int, wanted: Sequence[int]) -> bool:
