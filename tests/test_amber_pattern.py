@@ -1340,3 +1340,20 @@ def test_the_look_at_every_position_follows_only_a_search_that_ran_dry_at_once(m
     looked.clear()
     assert amber_pattern.plan_pattern(_Board(GAME.deal(1)), GAME, _Budget(None, 20_000)) is not None
     assert looked == [], "deal 1's search does not run dry"
+
+
+def test_a_planner_sharing_anothers_takes_its_geometry_and_caches_with_random_numbers_of_its_own() -> None:
+    """``PatternPlanner(..., share=other)`` (each attempt of the portfolio): the same blocks and caches (the very
+    objects, so the docks one attempt found answer the next), its own seeded random numbers; a planner of another
+    board or ``lam`` is refused."""
+    board = _Board(_deal(3))
+    first = PatternPlanner(board, GAME, seed=1)
+    first.dock(0, first.contents[0](board.start), board.start[first.blocks[0][0]], [0, 1, 2], 30)
+    second = PatternPlanner(board, GAME, seed=2, share=first)
+    assert second._docks is first._docks and second._kinds is first._kinds and second.blocks is first.blocks
+    assert second.rng.random() == random.Random(2).random()
+    assert first.rng.random() == random.Random(1).random()
+    with pytest.raises(ValueError, match="same board and lam"):
+        PatternPlanner(_Board(_deal(3)), GAME, share=first)
+    with pytest.raises(ValueError, match="same board and lam"):
+        PatternPlanner(board, GAME, lam=2.0, share=first)

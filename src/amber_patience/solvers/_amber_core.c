@@ -2600,6 +2600,26 @@ static int balance_cards_arg(PyObject *cards, PyObject *movable_o, BalanceCards 
     return 0;
 }
 
+/* kind_potential_c remembered (direct-mapped by kind and ranks present): the same floats, computed once */
+#define POTENTIALS 8192
+
+typedef struct {
+    uint32_t present[POTENTIALS];
+    int8_t kind[POTENTIALS];  /* -1: empty */
+    double value[POTENTIALS];
+} Potentials;
+
+static double potential_of(const BalanceCards *c, Potentials *memo, int k, uint32_t present) {
+    if (!memo) return kind_potential_c(c->sizes[k], c->lam, present);
+    size_t slot = ((present * 0x9e3779b1u) >> 19 ^ (uint32_t)k * 0x2545u) & (POTENTIALS - 1);
+    if (memo->kind[slot] == k && memo->present[slot] == present) return memo->value[slot];
+    double value = kind_potential_c(c->sizes[k], c->lam, present);
+    memo->kind[slot] = (int8_t)k;
+    memo->present[slot] = present;
+    memo->value[slot] = value;
+    return value;
+}
+
 /* a child of the balance search, as the Python tuple (key, random tie-break, parent node, card f, card g) */
 typedef struct {
     double key, tie;
@@ -2609,12 +2629,11 @@ typedef struct {
 
 /* _balance_children_py: every child of node ``idx`` (at ``depth``, its cards in the blocks ``loc``), in order, to
  * ``emit``; 0, or -1 with an exception set */
-static int balance_kids(const BalanceCards *c, const uint8_t *loc, PyObject *memo, long long kind_cap, int depth,
-                        int idx, double weight, double imbalance_weight, Twister *rng,
+static int balance_kids(const BalanceCards *c, Potentials *memo_pot, const uint8_t *loc, PyObject *memo,
+                        long long kind_cap, int depth, int idx, double weight, double imbalance_weight, Twister *rng,
                         int (*emit)(void *, const BalanceKid *), void *arg) {
     const uint8_t *home = c->home, *kind = c->kind, *rank = c->rank, *nb = c->nb, *movable = c->movable;
     int n = c->n, nmov = c->nmov;
-    double lam = c->lam;
     for (int x = 0; x < n; x++)
         if (loc[x] >= KBLOCKS) {
             PyErr_SetString(PyExc_ValueError, "_amber_core: a card's block is out of range");
@@ -2631,7 +2650,7 @@ static int balance_kids(const BalanceCards *c, const uint8_t *loc, PyObject *mem
     }
     double pots[KKINDS], total = 0.0;
     for (int k = 0; k < KKINDS; k++) {
-        pots[k] = kind_potential_c(c->sizes[k], lam, present[k]);
+        pots[k] = potential_of(c, memo_pot, k, present[k]);
         total += pots[k];
     }
     int imb = 0;
@@ -2679,10 +2698,10 @@ static int balance_kids(const BalanceCards *c, const uint8_t *loc, PyObject *mem
                 if (a == hg) mg |= 1u << rank[g];
                 double h;
                 if (kg == kf)
-                    h = total - pots[kf] + kind_potential_c(c->sizes[kf], lam, mg);
+                    h = total - pots[kf] + potential_of(c, memo_pot, kf, mg);
                 else
-                    h = total - pots[kf] - pots[kg] + kind_potential_c(c->sizes[kf], lam, mf) +
-                        kind_potential_c(c->sizes[kg], lam, mg);
+                    h = total - pots[kf] - pots[kg] + potential_of(c, memo_pot, kf, mf) +
+                        potential_of(c, memo_pot, kg, mg);
                 h += imbalance_weight * imbalance_after_c(transport, imb, a, b, hf, hg);
                 BalanceKid kid = {(double)(depth + 1) + weight * h, twister_random(rng), idx, (uint8_t)f,
                                   (uint8_t)g};
@@ -2737,7 +2756,7 @@ static PyObject *balance_children(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *kids = PyList_New(0);
     if (!kids) return NULL;
-    if (balance_kids(&c, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, &rng, kid_to_list, kids)) {
+    if (balance_kids(&c, NULL, loc, memo, kind_cap, depth, idx, weight, imbalance_weight, &rng, kid_to_list, kids)) {
         Py_DECREF(kids);
         return NULL;
     }
@@ -2959,8 +2978,10 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
     KidHeap heap = {NULL, 0, 0};
     PyObject *result = NULL, *found_path = NULL, *found_end = NULL, *near_path = NULL, *near_at = NULL;
     PyObject *state = NULL;
-    int failed = byteset_init(&seen, n) | byteset_init(&sets_seen, n), error = 0;
+    Potentials *pots = malloc(sizeof(Potentials));
+    int failed = byteset_init(&seen, n) | byteset_init(&sets_seen, n) | !pots, error = 0;
     if (failed) goto done;
+    memset(pots->kind, -1, sizeof pots->kind);
     /* the first node: the start, at depth 0 */
     if (store_add(&store, (BalanceNode){-1, 0, n, 0, 0}) || !byteset_count(&seen, start, 1, &failed) ||
         KidHeap_push(&heap, (BalanceKid){0.0, 0.0, -1, 255, 255})) {
@@ -3033,7 +3054,7 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
         }
         if ((timed && now() >= deadline) || (node_cap >= 0 && node_cap - used <= 0)) break;
         used++;
-        if (balance_kids(&c, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight, imbalance_weight, &rng,
+        if (balance_kids(&c, pots, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight, imbalance_weight, &rng,
                          kid_to_heap, &heap)) {
             error = 1;
             goto done;
@@ -3060,6 +3081,7 @@ done:
     Py_XDECREF(state);
     byteset_free(&seen);
     byteset_free(&sets_seen);
+    free(pots);
     free(store.nodes);
     free(store.swaps);
     free(heap.e);

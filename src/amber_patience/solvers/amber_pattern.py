@@ -472,6 +472,15 @@ class PatternPlanner:
 
     def __init__(self, board: _Board, game: AmberGame, seed: int = 1, lam: float = 1.0,
                  share: PatternPlanner | None = None) -> None:
+        if share is not None:
+            # the geometry, the cards and the caches depend only on the board (and ``lam``): a later attempt of the
+            # portfolio meets the same blocks, docks and kind matrices again (measured: most of its work); only the
+            # random numbers are its own
+            if share.board is not board or share.lam != lam:
+                raise ValueError("a planner shares caches only with a planner of the same board and lam")
+            self.__dict__.update(share.__dict__)
+            self.rng = random.Random(seed)
+            return
         self.board = board
         self.game = game
         n = board.n
@@ -532,13 +541,6 @@ class PatternPlanner:
         self._docks: dict[bytes, tuple[tuple[tuple[int, int], ...] | None, int]] = {}
         self.rng = random.Random(seed)
         self._kinds: dict[Matrix, bool | None] = {}
-        if share is not None:
-            # the caches depend only on the board (and ``lam``): a later attempt of the portfolio
-            # meets the same blocks, docks and kind matrices again (measured: most of its work)
-            if share.board is not board or share.lam != lam:
-                raise ValueError("a planner shares caches only with a planner of the same board and lam")
-            self._moves, self._docks, self._kinds = share._moves, share._docks, share._kinds
-            self._pot = share._pot
 
     # -- inside one block
 
