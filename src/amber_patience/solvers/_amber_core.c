@@ -3054,6 +3054,15 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
         }
         if ((timed && now() >= deadline) || (node_cap >= 0 && node_cap - used <= 0)) break;
         used++;
+        if (used % 16 == 0) {
+            /* let other threads run (a server's) and signals through (Ctrl-C): the search holds the GIL */
+            Py_BEGIN_ALLOW_THREADS
+            Py_END_ALLOW_THREADS
+            if (PyErr_CheckSignals()) {
+                error = 1;
+                goto done;
+            }
+        }
         if (balance_kids(&c, pots, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight, imbalance_weight, &rng,
                          kid_to_heap, &heap)) {
             error = 1;
