@@ -1,8 +1,10 @@
 /* The Amber solver's inner searches, compiled: each the very search of a Python function, state for state.
  *
- * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``dock``, ``kind_search`` and ``balance_children``
- * are Pattern of Amber's ``PatternPlanner._dock_py``, ``_kind_search_py`` and ``_balance_children_py``
- * (``amber_pattern.py``); ``rejoin`` is the shortening's ``_rejoin_py`` (``amber_shorten.py``). ``compiled.py``
+ * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``rejoin`` is the shortening's ``_rejoin_py``
+ * (``amber_shorten.py``). The others are Pattern of Amber's (``amber_pattern.py``): ``dock`` is
+ * ``PatternPlanner._dock_py``, ``never_docks`` ``_never_docks``, ``cached_dock`` ``PatternPlanner.dock`` with its
+ * cache, ``exchange`` ``dock_exchange``, ``merge_dock`` ``_merge_search_py``, ``kind_search`` ``_kind_search_py``,
+ * ``balance_children`` ``_balance_children_py`` and ``balance_search`` ``_balance_search_py``. ``compiled.py``
  * loads the module; ``tests/test_amber_core.py`` checks every one against its Python reference.
  *
  * ``amber.py``'s ``_search_py`` is the reference: this file is the same weighted best-first search over

@@ -34,9 +34,11 @@ that came before. In short:
 * **The late attempt** (:func:`guided_dive`, only past ``LATE_AFTER`` states): a stalled attempt near the goal
   is followed by a dive that docks, in turn, the exchanges of a plan made at the level of sets alone.
 
-**Compiled.** The kind search (:func:`_kind_search_py`), the docks (:meth:`PatternPlanner._dock_py`) and the
-children of a balance search's node (:func:`_balance_children_py`) run in C when the core is built (:mod:`.compiled`):
-the same searches, checked against these Python references by ``tests/test_amber_core.py``.
+**Compiled.** The balance search whole (:func:`_balance_search_py`: its loop, :func:`dock_exchange`,
+:meth:`PatternPlanner.dock` with its cache, :meth:`PatternPlanner._never_docks`, the children
+:func:`_balance_children_py`), the kind search (:func:`_kind_search_py`) and the regathering's dock that counts merges
+(:meth:`PatternPlanner._merge_search_py`) run in C when the core is built (:mod:`.compiled`): the same searches,
+checked against these Python references by ``tests/test_amber_core.py``.
 
 In the race of ``amber.races_for`` (this portfolio against ``RACE_PORTFOLIO``, the faster kept) it wins every
 non-stranded deal of 1-60 within 20 s on two cores (eighth session: the slowest in about 12 s);
@@ -662,7 +664,7 @@ class PatternPlanner:
         if self._dock_h(blk, start, stay, wanted) > 0 and not self._may_dock(blk, cont, stay, wanted):
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None
-        found, never = (self._dock_core if compiled.ON else self._dock_py)(blk, start, stay, wanted, cap)
+        found, never = self._dock_py(blk, start, stay, wanted, cap)
         if never:
             self._docks[key] = self._docks[inert] = (None, 1 << 30)
             return None

@@ -1,11 +1,13 @@
 """The compiled core of the Amber solvers (``_amber_core.c``), when it is built, and the switch that uses it.
 
-``pip install`` compiles the core as an optional extension. It holds five searches, each the very search of a
-Python function that stays the reference (``tests/test_amber_core.py`` checks them state for state):
-``search`` is ``amber._search_py``, ``dock`` is ``amber_pattern.PatternPlanner._dock_py``, ``rejoin`` is
-``amber_shorten._rejoin_py``, ``kind_search`` is ``amber_pattern._kind_search_py`` and ``balance_children`` is
-``amber_pattern._balance_children_py``. Without the core (no C compiler) or with ``AMBER_PURE_PYTHON=1`` in the
-environment, the Python searches run: the same solutions, slower.
+``pip install`` compiles the core as an optional extension. Each of its functions is the very search of a Python
+function that stays the reference (``tests/test_amber_core.py`` checks them state for state): ``search`` is
+``amber._search_py`` and ``rejoin`` is ``amber_shorten._rejoin_py``; for Pattern of Amber (``amber_pattern``),
+``dock`` is ``PatternPlanner._dock_py``, ``never_docks`` is ``PatternPlanner._never_docks``, ``cached_dock`` is
+``PatternPlanner.dock`` with its cache, ``exchange`` is ``dock_exchange``, ``merge_dock`` is
+``PatternPlanner._merge_search_py``, ``kind_search`` is ``_kind_search_py``, ``balance_children`` is
+``_balance_children_py`` and ``balance_search`` is ``_balance_search_py``. Without the core (no C compiler) or with
+``AMBER_PURE_PYTHON=1`` in the environment, the Python searches run: the same solutions, slower.
 """
 
 from __future__ import annotations
