@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +27,24 @@ from test_amber_solver import _random_play
 
 LAYOUTS = ["arden", "kolvir", "pattern", "path", "path-52", "path-36"]
 PHASES = ["whole", "gather", "region", "gather-groups", "gather-rows"]
+
+
+@contextmanager
+def _core(on: bool, **pattern: Any) -> Iterator[None]:
+    """The compiled core on or off (``compiled.ON``), and the names of ``amber_pattern`` in ``pattern`` set to
+    their values, for the block; all restored after."""
+    from amber_patience.solvers import amber_pattern
+
+    saved = compiled.ON, {name: getattr(amber_pattern, name) for name in pattern}
+    compiled.ON = on
+    for name, value in pattern.items():
+        setattr(amber_pattern, name, value)
+    try:
+        yield
+    finally:
+        compiled.ON = saved[0]
+        for name, value in saved[1].items():
+            setattr(amber_pattern, name, value)
 
 
 def _both(board: amber_solver._Board, start: bytes, setting: amber_solver.Setting, nodes: int,
@@ -298,13 +318,9 @@ def test_the_cores_balance_children_are_the_python_ones(number: int, steps: int,
         planner = ap.PatternPlanner(board, get_game("pattern"), seed=seed)
         budget = amber_solver._Budget(None, nodes)
         near: dict[str, object] = {}
-        saved = compiled.ON, ap._balance_children_core
-        compiled.ON, ap._balance_children_core = on, both
-        try:
+        with _core(on, _balance_children_core=both):
             movable = [x for x in range(board.n) if board.start.index(x) not in board.frozen]
             found = ap._balance_search_py(planner, board.start, movable, budget, *setting, 300, near, False)
-        finally:
-            compiled.ON, ap._balance_children_core = saved
         results.append((found, near, budget.used, planner.rng.getstate()))
     assert results[0] == results[1]
     assert compared > 0 or results[0][2] == 0
@@ -328,12 +344,8 @@ def test_the_cores_never_docks_is_the_python_one(number: int, steps: int, seed: 
         cont = bytes(planner.contents[blk](board.start))
         for _ in range(6):
             stay, *wanted = rng.sample(list(cont), 1 + rng.randint(1, 3))
-            saved = compiled.ON
-            compiled.ON = False
-            try:
+            with _core(False):
                 python = planner._never_docks(blk, cont, stay, wanted)
-            finally:
-                compiled.ON = saved
             assert planner._never_docks(blk, cont, stay, wanted) == python
             if python:
                 assert planner._dock_py(blk, cont, stay, wanted, 300)[0] is None
@@ -349,14 +361,8 @@ def _docks_both_ways(board: amber_solver._Board, calls: Any, clear_above: int | 
     runs = []
     for on in (False, True):
         planner = ap.PatternPlanner(board, get_game("pattern"))
-        saved = compiled.ON, ap.DOCKS_CACHE
-        compiled.ON = on
-        if clear_above is not None:
-            ap.DOCKS_CACHE = clear_above
-        try:
+        with _core(on, DOCKS_CACHE=ap.DOCKS_CACHE if clear_above is None else clear_above):
             runs.append([(call(planner), dict(planner._docks)) for call in calls])
-        finally:
-            compiled.ON, ap.DOCKS_CACHE = saved
     return runs
 
 
@@ -413,9 +419,7 @@ def test_the_cores_balance_search_is_the_python_one(number: int, steps: int, see
     runs = []
     for on in (False, True):
         planner = ap.PatternPlanner(board, game, seed=seed)
-        saved = compiled.ON, ap.BALANCE_DOCKS
-        compiled.ON, ap.BALANCE_DOCKS = on, docks
-        try:
+        with _core(on, BALANCE_DOCKS=docks):
             run = []
             for _ in range(2):
                 budget = amber_solver._Budget(None, nodes)
@@ -423,8 +427,6 @@ def test_the_cores_balance_search_is_the_python_one(number: int, steps: int, see
                 found = ap.balance_search(planner, board.start, budget, imbalance_weight, weight, cap, near)
                 run.append((found, near, budget.used, planner.rng.getstate(), dict(planner._docks),
                             dict(planner._kinds)))
-        finally:
-            compiled.ON, ap.BALANCE_DOCKS = saved
         runs.append(run)
     assert runs[0] == runs[1]
     assert runs[0][0][2] > 0 and runs[0][0][4]  # it expanded and docked
@@ -439,14 +441,10 @@ def test_the_cores_balance_search_stops_at_a_past_deadline_as_python_does() -> N
     runs = []
     for on in (False, True):
         planner = ap.PatternPlanner(board, game)
-        saved = compiled.ON
-        compiled.ON = on
-        try:
+        with _core(on):
             budget = amber_solver._Budget(time.perf_counter() - 1, 100)
             near: dict[str, object] = {}
             runs.append((ap.balance_search(planner, board.start, budget, best=near), near, budget.used))
-        finally:
-            compiled.ON = saved
     assert runs[0] == runs[1] == (None, {"at": board.start, "path": []}, 0)
 
 
@@ -459,14 +457,10 @@ def test_the_cores_balance_search_without_a_node_cap_gathers_as_python_does() ->
     runs = []
     for on in (False, True):
         planner = ap.PatternPlanner(board, game, seed=1)
-        saved = compiled.ON
-        compiled.ON = on
-        try:
+        with _core(on):
             budget = amber_solver._Budget(None, None)
             runs.append((ap.balance_search(planner, board.start, budget, 3.0, 2.0), budget.used,
                          planner.rng.getstate(), dict(planner._docks)))
-        finally:
-            compiled.ON = saved
     assert runs[0] == runs[1]
     found = runs[0][0]
     assert found is not None and planner.out(found[1]) == 0
@@ -495,13 +489,9 @@ def test_the_cores_merge_dock_is_the_python_one(number: int, steps: int, seed: i
     runs = []
     for on in (False, True):
         planner = ap.PatternPlanner(board, game)
-        saved = compiled.ON
-        compiled.ON = on
-        try:
+        with _core(on):
             runs.append([planner.merge_dock(board.start, blk, stay, wanted, cap, partner)
                          for blk, stay, wanted, cap, partner in calls])
-        finally:
-            compiled.ON = saved
     assert runs[0] == runs[1]
     for (blk, stay, _wanted, _cap, partner), made in zip(calls, runs[0], strict=True):
         if made is not None:  # the swaps are legal, and their merges those of the lower bound (with the partner's)
@@ -532,12 +522,8 @@ def test_the_cores_regathering_is_the_python_one(number: int, seed: int) -> None
     runs = []
     for on in (False, True):
         stats: dict[str, int] = {}
-        saved = compiled.ON
-        compiled.ON = on
-        try:
+        with _core(on):
             runs.append((ap.regather(ap.PatternPlanner(board, game, seed=seed), board.start, gathered[0],
                                      stats=stats), stats))
-        finally:
-            compiled.ON = saved
     assert runs[0] == runs[1]
     assert runs[0][1].get("docked", 0) > 0
