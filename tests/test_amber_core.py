@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -527,3 +528,21 @@ def test_the_cores_regathering_is_the_python_one(number: int, seed: int) -> None
                                      stats=stats), stats))
     assert runs[0] == runs[1]
     assert runs[0][1].get("docked", 0) > 0
+
+
+def test_the_cores_exchange_refuses_a_corrupt_dock_cache() -> None:
+    """A dock cache entry whose swaps are not cells of the block (a bug elsewhere) is refused with a clear error by the
+    core's exchange, not read out of bounds."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    game = get_game("pattern")
+    board = amber_solver._Board(game.deal(1))
+    planner = ap.PatternPlanner(board, game)
+    movable = [x for x in range(board.n) if board.start.index(x) not in board.frozen]
+    exchanges = ap.set_exchanges(board, ap.card_blocks(board, board.start), movable)
+    f, g = next((f, g) for f, _a, g, _b in exchanges if ap.dock_exchange(planner, board.start, f, g, 300))
+    for key, (swaps, cap) in list(planner._docks.items()):
+        if swaps is not None:  # every dock found (none, or swaps), now a swap of no cells of its block
+            planner._docks[key] = (((99, 0),), cap)
+    with _core(True), pytest.raises(ValueError, match="two cells of its block"):
+        ap.dock_exchange(planner, board.start, f, g, 300)

@@ -1267,12 +1267,15 @@ typedef struct {
     uint8_t cells[EXBLOCKS][MAXBLOCK];
     uint8_t block_of[256];
     Dock *dock[EXBLOCKS];
+    uint8_t (*swaps)[2];  /* the last exchange's swaps (board cells), ``nswaps`` of them */
+    size_t nswaps, capswaps;
 } Exchanger;
 
 static void exchanger_free(PyObject *capsule) {
     Exchanger *ex = PyCapsule_GetPointer(capsule, "amber_core.exchanger");
     if (!ex) return;
     for (int b = 0; b < ex->nblocks; b++) dock_free(ex->dock[b]);
+    free(ex->swaps);
     free(ex);
 }
 
@@ -1508,11 +1511,53 @@ static PyObject *cached_dock(PyObject *self, PyObject *args) {
                    clear_above);
 }
 
-/* dock_exchange: 1 when both sides dock, with ``prep[0]``, ``prep[1]`` (new references: the local pairs of blocks
- * ``blk[0]``, ``blk[1]``), the position after every swap in ``end`` and the cells of the exchange itself in
- * ``last``; 0 when a side does not dock; -1 with an exception set */
+/* the swap of board cells ``cp`` and ``cq`` added to the exchanger's swaps; -1 with an exception set */
+static int ex_push(Exchanger *ex, int cp, int cq) {
+    if (ex->nswaps == ex->capswaps) {
+        size_t cap = ex->capswaps ? ex->capswaps * 2 : 64;
+        uint8_t(*swaps)[2] = realloc(ex->swaps, cap * 2);
+        if (!swaps) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        ex->swaps = swaps;
+        ex->capswaps = cap;
+    }
+    ex->swaps[ex->nswaps][0] = (uint8_t)cp;
+    ex->swaps[ex->nswaps][1] = (uint8_t)cq;
+    ex->nswaps++;
+    return 0;
+}
+
+/* the local swaps of a dock of block ``blk`` (a tuple of pairs of its cells) added to the exchanger's swaps as board
+ * cells, each made on ``end``; -1 with an exception set (a pair that is not two cells of the block) */
+static int add_dock_swaps(Exchanger *ex, int blk, PyObject *local, uint8_t *end) {
+    int m = ex->dock[blk]->m;
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(local); s++) {
+        PyObject *pair = PyTuple_GET_ITEM(local, s);
+        long p = -1, q = -1;
+        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+            p = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+            q = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        }
+        if (p < 0 || q < 0 || p >= m || q >= m) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_amber_core: a dock's swap must be two cells of its block");
+            return -1;
+        }
+        int cp = ex->cells[blk][p], cq = ex->cells[blk][q];
+        uint8_t x = end[cp];
+        end[cp] = end[cq];
+        end[cq] = x;
+        if (ex_push(ex, cp, cq)) return -1;
+    }
+    return 0;
+}
+
+/* dock_exchange: 1 when both sides dock, with the swaps (board cells, the exchange itself last) in the exchanger's
+ * ``swaps`` and the position after them in ``end``; 0 when a side does not dock; -1 with an exception set */
 static int ex_exchange(Exchanger *ex, PyObject *docks, const uint8_t *at, int f, int g, int cap, int proof_after,
-                       Py_ssize_t clear_above, PyObject **prep, int *blk, uint8_t *end, int *last) {
+                       Py_ssize_t clear_above, uint8_t *end) {
     int n = ex->ncells, cf = -1, cg = -1;
     for (int c = 0; c < n; c++) {
         if (at[c] == f) cf = c;
@@ -1550,38 +1595,30 @@ static int ex_exchange(Exchanger *ex, PyObject *docks, const uint8_t *at, int f,
     }
     Py_XDECREF(key);
     if (fails) return fails < 0 ? -1 : 0;
-    prep[0] = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
-    if (prep[0] == NULL || prep[0] == Py_None) {
-        Py_XDECREF(prep[0]);
-        return prep[0] ? 0 : -1;
+    PyObject *prep_a = ex_dock(ex, docks, a, cont_a, f, wanted_a, na, cap, proof_after, clear_above);
+    if (prep_a == NULL || prep_a == Py_None) {
+        Py_XDECREF(prep_a);
+        return prep_a ? 0 : -1;
     }
-    prep[1] = ex_dock(ex, docks, b, cont_b, g, wanted_b, nb_, cap, proof_after, clear_above);
-    if (prep[1] == NULL || prep[1] == Py_None) {
-        Py_DECREF(prep[0]);
-        Py_XDECREF(prep[1]);
-        return prep[1] ? 0 : -1;
+    PyObject *prep_b = ex_dock(ex, docks, b, cont_b, g, wanted_b, nb_, cap, proof_after, clear_above);
+    if (prep_b == NULL || prep_b == Py_None) {
+        Py_DECREF(prep_a);
+        Py_XDECREF(prep_b);
+        return prep_b ? 0 : -1;
     }
-    blk[0] = a;
-    blk[1] = b;
     memcpy(end, at, n);
-    for (int side = 0; side < 2; side++)
-        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(prep[side]); s++) {
-            PyObject *pair = PyTuple_GET_ITEM(prep[side], s);
-            int cp = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))];
-            int cq = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))];
-            uint8_t x = end[cp];
-            end[cp] = end[cq];
-            end[cq] = x;
-        }
+    ex->nswaps = 0;
+    int failed = add_dock_swaps(ex, a, prep_a, end) || add_dock_swaps(ex, b, prep_b, end);
+    Py_DECREF(prep_a);
+    Py_DECREF(prep_b);
+    if (failed) return -1;
     for (int c = 0; c < n; c++) {
         if (end[c] == f) cf = c;
         if (end[c] == g) cg = c;
     }
     end[cf] = (uint8_t)g;
     end[cg] = (uint8_t)f;
-    last[0] = cf;
-    last[1] = cg;
-    return 1;
+    return ex_push(ex, cf, cg) ? -1 : 1;
 }
 
 PyDoc_STRVAR(exchange_doc,
@@ -1601,33 +1638,22 @@ static PyObject *exchange(PyObject *self, PyObject *args) {
     if (!ex) return NULL;
     const uint8_t *at;
     if (bytes_arg(at_o, "at", ex->ncells, &at)) return NULL;
-    PyObject *prep[2];
-    int blk[2], last[2];
     uint8_t end[256];
-    int done = ex_exchange(ex, docks, at, f, g, cap, proof_after, clear_above, prep, blk, end, last);
+    int done = ex_exchange(ex, docks, at, f, g, cap, proof_after, clear_above, end);
     if (done <= 0) {
         if (done < 0) return NULL;
         Py_RETURN_NONE;
     }
-    Py_ssize_t la = PyTuple_GET_SIZE(prep[0]), lb = PyTuple_GET_SIZE(prep[1]);
-    PyObject *swaps = PyTuple_New(la + lb + 1), *result = NULL;
-    for (Py_ssize_t s = 0; swaps && s <= la + lb; s++) {
-        int side = s < la ? 0 : 1, cp = last[0], cq = last[1];
-        if (s < la + lb) {
-            PyObject *pair = PyTuple_GET_ITEM(prep[side], side ? s - la : s);
-            cp = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))];
-            cq = ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))];
-        }
-        PyObject *cells = Py_BuildValue("(ii)", cp, cq);
+    PyObject *swaps = PyTuple_New((Py_ssize_t)ex->nswaps), *result = NULL;
+    for (size_t s = 0; swaps && s < ex->nswaps; s++) {
+        PyObject *cells = Py_BuildValue("(ii)", ex->swaps[s][0], ex->swaps[s][1]);
         if (!cells) {
             Py_CLEAR(swaps);
             break;
         }
-        PyTuple_SET_ITEM(swaps, s, cells);
+        PyTuple_SET_ITEM(swaps, (Py_ssize_t)s, cells);
     }
     if (swaps) result = Py_BuildValue("(Oy#)", swaps, (const char *)end, (Py_ssize_t)ex->ncells);
-    Py_DECREF(prep[0]);
-    Py_DECREF(prep[1]);
     Py_XDECREF(swaps);
     return result;
 }
@@ -3003,32 +3029,17 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
             if (dock_limit >= 0 && docked > dock_limit) break;
             docked++;
             const BalanceNode *parent = &store.nodes[e.parent];
-            PyObject *prep[2];
-            int blk[2], last[2];
             int done_ = ex_exchange(ex, docks, seen.keys + (size_t)e.parent * n, e.f, e.g,
-                                    parent->out <= end_out ? end_cap : cap, proof_after, clear_above, prep, blk, end,
-                                    last);
+                                    parent->out <= end_out ? end_cap : cap, proof_after, clear_above, end);
             if (done_ < 0) {
                 error = 1;
                 goto done;
             }
-            if (!done_) continue;
-            int known = byteset_count(&seen, end, 0, &failed) != NULL;
-            if (known) {
-                Py_DECREF(prep[0]);
-                Py_DECREF(prep[1]);
-                continue;
-            }
+            if (!done_ || byteset_count(&seen, end, 0, &failed)) continue;
             size_t first = store.nswaps;
-            for (int side = 0; side < 2 && !failed; side++)
-                for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(prep[side]) && !failed; s++) {
-                    PyObject *pair = PyTuple_GET_ITEM(prep[side], s);
-                    failed = store_swap(&store, ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))],
-                                        ex->cells[blk[side]][PyLong_AsLong(PyTuple_GET_ITEM(pair, 1))]);
-                }
-            Py_DECREF(prep[0]);
-            Py_DECREF(prep[1]);
-            if (failed || store_swap(&store, last[0], last[1]) ||
+            for (size_t s = 0; s < ex->nswaps && !failed; s++)
+                failed = store_swap(&store, ex->swaps[s][0], ex->swaps[s][1]);
+            if (failed ||
                 store_add(&store, (BalanceNode){e.parent, store.nodes[e.parent].depth + 1, n, first,
                                                 store.nswaps - first}) ||
                 !byteset_count(&seen, end, 1, &failed)) {
