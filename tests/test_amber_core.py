@@ -546,3 +546,72 @@ def test_the_cores_exchange_refuses_a_corrupt_dock_cache() -> None:
             planner._docks[key] = (((99, 0),), cap)
     with _core(True), pytest.raises(ValueError, match="two cells of its block"):
         ap.dock_exchange(planner, board.start, f, g, 300)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       steps=st.integers(min_value=2, max_value=120), seed=st.integers(min_value=0, max_value=10**6),
+       cells=st.sampled_from([2, 4, 8, 14]), node_cap=st.sampled_from([5, 60, 300]),
+       span=st.sampled_from([3, 40, 300]))
+def test_the_cores_carried_swaps_are_the_python_ones(name: str, number: int, steps: int, seed: int, cells: int,
+                                                     node_cap: int, span: int) -> None:
+    """The shortening's carried swaps (``amber_shorten._carry``: a swap taken out and carried along a line until it
+    cancels out) by the core and by Python (``_carry_py``), from every swap of a line of random legal swaps (which
+    cancel out often), with a shared record of the failed tries: the same rewrite or None, the same count of states,
+    the same failed tries recorded; and every rewrite found replays legally to the same position."""
+
+    board = amber_solver._Board(get_game(name).deal(number))
+    rng = random.Random(seed)
+    path: list[tuple[int, int]] = []
+    at = bytearray(board.start)
+    pos = [0] * board.n
+    for _ in range(steps):
+        for cell, card in enumerate(at):
+            pos[card] = cell
+        moves = sorted(board.moves(list(at), pos))
+        if not moves:
+            break
+        a, b = rng.choice(moves)
+        path.append((a, b))
+        at[a], at[b] = at[b], at[a]
+    assume(len(path) >= 2)
+    _carry_both_ways(board, path, range(len(path) - 1), node_cap, span, cells)
+
+
+def _carry_both_ways(board: amber_solver._Board, path: list[tuple[int, int]], starts: Any, node_cap: int, span: int,
+                     cells: int) -> int:
+    """``_carry`` by the core and ``_carry_py`` from each swap of ``starts`` along ``path``, each with its own record
+    of failed tries: the same answers, states and records; every rewrite legal and shorter. The rewrites found."""
+    from amber_patience.solvers import amber_shorten as sh
+
+    states = sh._states_along(board.start, path)
+    played_ok = [board.legal_swap(states[t], a, b) for t, (a, b) in enumerate(path)]
+    failed_py: dict[tuple[object, ...], int] = {}
+    failed_core: dict[tuple[object, ...], int] = {}
+    found = 0
+    for i in starts:
+        python = sh._carry_py(board, path, states, i, node_cap, span, cells, 30, failed_py, played_ok)
+        with _core(True):
+            core = sh._carry(board, path, states, i, node_cap, span, cells, 30, failed_core, played_ok)
+        assert core == python
+        assert failed_core == failed_py
+        assert python[1] > 0
+        if python[0] is not None:
+            found += 1
+            k, sub = python[0]
+            assert len(sub) < k - i and sh._replays(board, states[i], sub, states[k])
+    return found
+
+
+@pytest.mark.parametrize("name", ["arden", "kolvir", "path"])
+def test_the_cores_carried_swaps_shorten_a_solvers_line_as_python_does(name: str) -> None:
+    """The carried swaps along a line the solver found (before it is shortened), from every fourth swap, with the
+    shortening's own settings: both ways alike, and some rewrites found."""
+    from amber_patience.solvers import amber_shorten as sh
+
+    position = get_game(name).deal(1)
+    solution = amber_solver.solve(position, time_limit=None, shorten_first=0)
+    board = amber_solver._Board(position)
+    path = [(move.a, move.b) for move in solution.moves]
+    assert _carry_both_ways(board, path, range(0, len(path) - 1, 4), sh.CARRY_NODES, sh.CARRY_SPAN,
+                            sh.CARRY_CELLS) > 0

@@ -2151,6 +2151,474 @@ static PyObject *rejoin(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- the shortening's carried swaps (amber_shorten's _carry_py): a depth-first search along the solution ---- */
+
+#define CARRY_CELLS_MAX 32
+
+typedef struct {
+    int n, lone;
+    uint8_t nb[MAXN][2], adj[MAXN][4], nadj[MAXN], fixed[MAXN], block[MAXN];
+    mask_t nbm[MAXN], nearmask[MAXN];
+} CarryBoard;
+
+/* amber._Board.legal_swap: the move rule over ints */
+static inline int carry_lands(const CarryBoard *b, const uint8_t *at, int card, int cell, int left, int arriving) {
+    mask_t want = b->nbm[card];
+    for (int j = 0; j < b->nadj[cell]; j++) {
+        int t = b->adj[cell][j];
+        if (BIT(want, t == left ? arriving : at[t])) return 1;
+    }
+    return 0;
+}
+
+static int carry_legal(const CarryBoard *b, const uint8_t *at, int p, int q) {
+    if (p == q || b->fixed[p] || b->fixed[q]) return 0;
+    int x = at[p], y = at[q];
+    if (b->lone < 0) return carry_lands(b, at, x, q, p, y) && carry_lands(b, at, y, p, q, x);
+    if (b->block[p] != b->block[q] && p != b->lone && q != b->lone) return 0;
+    return (q == b->lone || carry_lands(b, at, x, q, p, y)) && (p == b->lone || carry_lands(b, at, y, p, q, x));
+}
+
+/* a carried permutation as a Python dict keeps it: its cells in the order they were put in */
+typedef struct {
+    uint8_t len, key[CARRY_CELLS_MAX], val[CARRY_CELLS_MAX];
+} Perm;
+
+static inline int perm_find(const Perm *d, int c) {
+    for (int i = 0; i < d->len; i++)
+        if (d->key[i] == c) return i;
+    return -1;
+}
+
+static inline int perm_get(const Perm *d, int c) {
+    int i = perm_find(d, c);
+    return i < 0 ? c : d->val[i];
+}
+
+static void perm_set(Perm *d, int c, int v) {
+    int i = perm_find(d, c);
+    if (i < 0) {
+        d->key[d->len] = (uint8_t)c;
+        d->val[d->len++] = (uint8_t)v;
+    } else {
+        d->val[i] = (uint8_t)v;
+    }
+}
+
+static void perm_del(Perm *d, int c) {
+    int i = perm_find(d, c);
+    if (i < 0) return;
+    for (int j = i + 1; j < d->len; j++) {
+        d->key[j - 1] = d->key[j];
+        d->val[j - 1] = d->val[j];
+    }
+    d->len--;
+}
+
+/* _skip: d after the swap of cells a and b is skipped (carried too) */
+static Perm perm_skip(const Perm *d, int a, int b) {
+    int da = perm_get(d, a), db = perm_get(d, b);
+    Perm s = *d;
+    perm_set(&s, a, db);
+    perm_set(&s, b, da);
+    if (db == a) perm_del(&s, a);
+    if (da == b) perm_del(&s, b);
+    return s;
+}
+
+/* the swaps played: a list built backwards, each node a swap or a range of the solution's swaps */
+typedef struct {
+    int32_t parent;
+    int32_t a, b;  /* a pair, or the range a..b-1 when ``range`` */
+    uint8_t range;
+} CarryRun;
+
+/* a state of the search (``far``: a far swap's skip waiting, the Python 6-tuple) */
+typedef struct {
+    int32_t k, removed, need, k0, base, cur;  /* ``base``: a run (-1 None); ``cur``: a position (-1 None) */
+    uint8_t far, fresh;
+    mask_t zone;
+    Perm d;
+} CarryState;
+
+typedef struct {
+    const CarryBoard *b;
+    int n;
+    CarryRun *runs;
+    size_t nruns, capruns;
+    uint8_t *curs;
+    size_t ncurs, capcurs;
+    CarryState *stack;
+    size_t len, cap;
+} Carry;
+
+static int32_t carry_run(Carry *c, int32_t parent, int a, int b, int range) {
+    if (c->nruns == c->capruns) {
+        size_t cap = c->capruns ? c->capruns * 2 : 256;
+        CarryRun *runs = realloc(c->runs, cap * sizeof(CarryRun));
+        if (!runs) return -2;
+        c->runs = runs;
+        c->capruns = cap;
+    }
+    c->runs[c->nruns] = (CarryRun){parent, a, b, (uint8_t)range};
+    return (int32_t)c->nruns++;
+}
+
+/* a new position in the pool, a copy of ``at`` (or, when ``at`` is NULL, of the pool's position ``from``) with cells
+ * p and q swapped (p < 0: none); -2 when out of memory */
+static int32_t carry_cur(Carry *c, const uint8_t *at, int32_t from, int p, int q) {
+    if (c->ncurs == c->capcurs) {
+        size_t cap = c->capcurs ? c->capcurs * 2 : 256;
+        uint8_t *curs = realloc(c->curs, cap * c->n);
+        if (!curs) return -2;
+        c->curs = curs;
+        c->capcurs = cap;
+    }
+    uint8_t *out = c->curs + c->ncurs * c->n;
+    memcpy(out, at ? at : c->curs + (size_t)from * c->n, c->n);
+    if (p >= 0) {
+        uint8_t x = out[p];
+        out[p] = out[q];
+        out[q] = x;
+    }
+    return (int32_t)c->ncurs++;
+}
+
+static int carry_push(Carry *c, const CarryState *s) {
+    if (c->len == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        CarryState *stack = realloc(c->stack, cap * sizeof(CarryState));
+        if (!stack) return -1;
+        c->stack = stack;
+        c->cap = cap;
+    }
+    c->stack[c->len++] = *s;
+    return 0;
+}
+
+/* _unrun: the swaps of run ``r`` (a new list of pairs), from the solution's ``path`` */
+static PyObject *carry_unrun(const Carry *c, int32_t r, PyObject *path) {
+    Py_ssize_t total = 0;
+    for (int32_t j = r; j >= 0; j = c->runs[j].parent)
+        total += c->runs[j].range ? c->runs[j].b - c->runs[j].a : 1;
+    PyObject *out = PyList_New(total);
+    Py_ssize_t at = total;
+    for (int32_t j = r; out && j >= 0; j = c->runs[j].parent) {
+        const CarryRun *run = &c->runs[j];
+        if (run->range) {
+            for (int32_t t = run->b - 1; t >= run->a; t--) {
+                PyObject *pair = PyList_GET_ITEM(path, t);
+                Py_INCREF(pair);
+                PyList_SET_ITEM(out, --at, pair);
+            }
+        } else {
+            PyObject *pair = Py_BuildValue("(ii)", run->a, run->b);
+            if (!pair) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, --at, pair);
+        }
+    }
+    return out;
+}
+
+static int carry_board_arg(PyObject *o, CarryBoard *b) {
+    PyObject *nb_o, *adj_o, *fixed_o, *block_o, *near_o;
+    if (!PyArg_ParseTuple(o, "iiSSSSS", &b->n, &b->lone, &nb_o, &adj_o, &fixed_o, &block_o, &near_o)) return -1;
+    int n = b->n;
+    const uint8_t *nb, *adj, *fixed, *block, *near;
+    if (n < 2 || n > MAXN) {
+        PyErr_Format(PyExc_ValueError, "_amber_core.carry: 2 to %d cells", MAXN);
+        return -1;
+    }
+    if (bytes_arg(nb_o, "nb", 2 * n, &nb) || bytes_arg(adj_o, "adj", 4 * n, &adj) ||
+        bytes_arg(fixed_o, "fixed", n, &fixed) || bytes_arg(block_o, "block", n, &block) ||
+        bytes_arg(near_o, "near", 5 * n, &near))
+        return -1;
+    for (int c = 0; c < n; c++) {
+        b->nb[c][0] = nb[2 * c];
+        b->nb[c][1] = nb[2 * c + 1];
+        b->nbm[c] = ONE(nb[2 * c]) | ONE(nb[2 * c + 1]);
+        b->nadj[c] = 0;
+        for (int j = 0; j < 4; j++)
+            if (adj[4 * c + j] != 255) b->adj[c][b->nadj[c]++] = adj[4 * c + j];
+        b->fixed[c] = fixed[c];
+        b->block[c] = block[c];
+        b->nearmask[c] = 0;
+        for (int j = 0; j < 5; j++)
+            if (near[5 * c + j] != 255) b->nearmask[c] |= ONE(near[5 * c + j]);
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(carry_doc,
+"carry(board, path, states, played_ok, i, node_cap, span, cells_cap, symmetric, emit) -> (found, nodes)\n\n"
+"amber_shorten's _carry_py, compiled: board is (n, lone, nb, adj, fixed, block, near) as bytes; emit(cur, d, removed,\n"
+"zone_low, zone_high) is called where the Python search tries to play d's swaps (it keeps the failed attempts and\n"
+"returns the swaps or None); found is (k, swaps) or None.");
+
+static PyObject *carry(PyObject *self, PyObject *args) {
+    PyObject *board_o, *path, *states, *played_ok, *emit;
+    int i, node_cap, span, cells_cap, symmetric;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!iiiipO", &PyTuple_Type, &board_o, &PyList_Type, &path, &PyList_Type, &states,
+                          &PyList_Type, &played_ok, &i, &node_cap, &span, &cells_cap, &symmetric, &emit))
+        return NULL;
+    CarryBoard *board = malloc(sizeof(CarryBoard));
+    if (!board) return PyErr_NoMemory();
+    if (carry_board_arg(board_o, board)) {
+        free(board);
+        return NULL;
+    }
+    int n = board->n;
+    Py_ssize_t len = PyList_GET_SIZE(path);
+    if (PyList_GET_SIZE(states) < len + 1 || PyList_GET_SIZE(played_ok) < len || i < 0 || i >= len ||
+        cells_cap > CARRY_CELLS_MAX - 2) {
+        free(board);
+        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: states and played_ok along the path, i a swap of it, "
+                                          "and at most 30 cells carried");
+        return NULL;
+    }
+    /* the path's swaps and their cells as masks */
+    int (*swaps)[2] = malloc((size_t)(len ? len : 1) * sizeof *swaps);
+    mask_t *masks = malloc((size_t)(len ? len : 1) * sizeof(mask_t));
+    uint8_t *ok = malloc((size_t)(len ? len : 1));
+    if (!swaps || !masks || !ok) {
+        free(board);
+        free(swaps);
+        free(masks);
+        free(ok);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t t = 0; t < len; t++) {
+        PyObject *pair = PyList_GET_ITEM(path, t);
+        long a = -1, b = -1;
+        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+            a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+            b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        }
+        int truth = PyObject_IsTrue(PyList_GET_ITEM(played_ok, t));
+        PyObject *st = PyList_GET_ITEM(states, t);
+        if (a < 0 || b < 0 || a >= n || b >= n || truth < 0 || !PyBytes_Check(st) || PyBytes_GET_SIZE(st) != n) {
+            free(board);
+            free(swaps);
+            free(masks);
+            free(ok);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_amber_core.carry: a swap of two cells, a position of n cards");
+            return NULL;
+        }
+        swaps[t][0] = (int)a;
+        swaps[t][1] = (int)b;
+        masks[t] = ONE(a) | ONE(b);
+        ok[t] = (uint8_t)truth;
+    }
+    PyObject *last = PyList_GET_ITEM(states, len);
+    if (!PyBytes_Check(last) || PyBytes_GET_SIZE(last) != n) {
+        free(board);
+        free(swaps);
+        free(masks);
+        free(ok);
+        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: a position of n cards");
+        return NULL;
+    }
+#define STATE(k) ((const uint8_t *)PyBytes_AS_STRING(PyList_GET_ITEM(states, (k))))
+    Carry c = {board, n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
+    PyObject *result = NULL;
+    int failed = 0;
+    long long nodes = 0;
+    int p = swaps[i][0], q = swaps[i][1];
+    int end = (int)(len < i + span ? len : i + span);
+    CarryState first = {i + 1, 1, 1, i + 1, -1, -1, 0, 1, 0, {0}};
+    perm_set(&first.d, p, q);
+    perm_set(&first.d, q, p);
+    first.cur = carry_cur(&c, STATE(i), -1, -1, -1);
+    if (first.cur < 0 || carry_push(&c, &first)) failed = 1;
+    PyObject *found = NULL;  /* (k, swaps) */
+    uint8_t at[MAXN];
+    while (!failed && !found && c.len) {
+        CarryState s = c.stack[--c.len];
+        if (s.far) {
+            int a = swaps[s.k][0], b = swaps[s.k][1];
+            Perm skipped = s.d;
+            perm_set(&skipped, a, b);
+            perm_set(&skipped, b, a);
+            int32_t base = s.base;
+            if (s.k > s.k0 && (base = carry_run(&c, base, s.k0, s.k, 1)) < -1) {
+                failed = 1;
+                break;
+            }
+            s = (CarryState){s.k + 1, s.removed + 1, s.need + 1, s.k + 1, base, -1, 0, 1, 0, skipped};
+        }
+        int done = 0;
+        for (;;) {
+            nodes++;
+            if (nodes > node_cap) {
+                done = 1;
+                break;
+            }
+            if (!s.d.len) {
+                int32_t run = s.base;
+                if (s.k > s.k0 && (run = carry_run(&c, run, s.k0, s.k, 1)) < -1) {
+                    failed = 1;
+                    break;
+                }
+                PyObject *sub = carry_unrun(&c, run, path);
+                if (!sub || !(found = Py_BuildValue("(iN)", s.k, sub))) failed = 1;
+                break;
+            }
+            if (!s.zone)
+                for (int j = 0; j < s.d.len; j++) s.zone |= board->nearmask[s.d.key[j]];
+            if (!(symmetric && s.k < end && !(masks[s.k] & s.zone) && ok[s.k] && !(s.fresh && s.removed - s.need >= 2)))
+                break;
+            /* a far swap: played where it was (the next state), its skip noted for later */
+            if (s.d.len + 2 <= cells_cap) {
+                CarryState far = s;
+                far.far = 1;
+                if (carry_push(&c, &far)) {
+                    failed = 1;
+                    break;
+                }
+            }
+            s.k++;
+            s.cur = -1;
+        }
+        if (failed || found || done) break;
+        if (s.cur < 0) {
+            const uint8_t *st = STATE(s.k);
+            memcpy(at, st, n);
+            for (int j = 0; j < s.d.len; j++) at[s.d.val[j]] = st[s.d.key[j]];
+            if ((s.cur = carry_cur(&c, at, -1, -1, -1)) < 0) {
+                failed = 1;
+                break;
+            }
+        }
+        int32_t run = s.base;
+        if (s.k > s.k0 && (run = carry_run(&c, run, s.k0, s.k, 1)) < -1) {
+            failed = 1;
+            break;
+        }
+        CarryState plays[3], cheaper, grown, plain;
+        int nplays = 0, has_cheaper = 0, has_grown = 0, has_plain = 0;
+        if (s.k < end) {
+            int a = swaps[s.k][0], b = swaps[s.k][1];
+            int ina = perm_find(&s.d, a) >= 0, inb = perm_find(&s.d, b) >= 0;
+            int da = perm_get(&s.d, a), db = perm_get(&s.d, b);
+            if (s.d.len + !ina + !inb <= cells_cap) {
+                Perm skipped = perm_skip(&s.d, a, b);
+                int same = 0;
+                if (ina)
+                    for (int x = da; x != a; x = perm_get(&s.d, x))
+                        if (x == b) {
+                            same = 1;
+                            break;
+                        }
+                CarryState next = {s.k + 1, s.removed + 1, s.need + (same ? -1 : 1), s.k + 1, run, s.cur, 0, 1, 0,
+                                   skipped};
+                if (same) {
+                    cheaper = next;
+                    has_cheaper = 1;
+                } else {
+                    grown = next;
+                    has_grown = 1;
+                }
+            }
+            if (ina || inb) {
+                if (carry_legal(board, c.curs + (size_t)s.cur * n, da, db)) {
+                    int32_t r = carry_run(&c, run, da < db ? da : db, da < db ? db : da, 0);
+                    int32_t nc = r < -1 ? -2 : carry_cur(&c, NULL, s.cur, da, db);
+                    if (nc < 0) {
+                        failed = 1;
+                        break;
+                    }
+                    plays[nplays++] = (CarryState){s.k + 1, s.removed, s.need, s.k + 1, r, nc, 0, 1, s.zone, s.d};
+                }
+                if (carry_legal(board, c.curs + (size_t)s.cur * n, a, b)) {
+                    int32_t r = carry_run(&c, run, a, b, 0);
+                    int32_t nc = r < -1 ? -2 : carry_cur(&c, NULL, s.cur, a, b);
+                    if (nc < 0) {
+                        failed = 1;
+                        break;
+                    }
+                    Perm moved = {0};
+                    for (int j = 0; j < s.d.len; j++) {
+                        int x = s.d.key[j], y = s.d.val[j];
+                        perm_set(&moved, x == a ? b : x == b ? a : x, y == a ? b : y == b ? a : y);
+                    }
+                    plays[nplays++] = (CarryState){s.k + 1, s.removed, s.need, s.k + 1, r, nc, 0, 1, 0, moved};
+                }
+            } else {
+                int near = BIT(s.zone, a) || BIT(s.zone, b);
+                if ((near || !symmetric) ? carry_legal(board, c.curs + (size_t)s.cur * n, a, b) : ok[s.k]) {
+                    int32_t nc = carry_cur(&c, NULL, s.cur, a, b);
+                    if (nc < 0) {
+                        failed = 1;
+                        break;
+                    }
+                    plain = (CarryState){s.k + 1, s.removed, s.need, s.k0, s.base, nc, 0, (uint8_t)near, s.zone, s.d};
+                    has_plain = 1;
+                }
+            }
+        }
+        if (s.fresh && s.removed - s.need >= 2) {
+            PyObject *items = PyList_New(s.d.len);
+            for (int j = 0; items && j < s.d.len; j++) {
+                PyObject *pair = Py_BuildValue("(ii)", s.d.key[j], s.d.val[j]);
+                if (!pair) {
+                    Py_CLEAR(items);
+                    break;
+                }
+                PyList_SET_ITEM(items, j, pair);
+            }
+            PyObject *sub = NULL;
+            if (items)
+                sub = PyObject_CallFunction(emit, "y#OiKK", (const char *)(c.curs + (size_t)s.cur * n), (Py_ssize_t)n,
+                                            items, s.removed, (unsigned long long)(uint64_t)s.zone,
+                                            (unsigned long long)(uint64_t)(s.zone >> 64));
+            Py_XDECREF(items);
+            if (!sub) {
+                failed = 1;
+                break;
+            }
+            if (sub != Py_None) {
+                PyObject *head = carry_unrun(&c, run, path);
+                PyObject *whole = head ? PySequence_Concat(head, sub) : NULL;
+                Py_XDECREF(head);
+                Py_DECREF(sub);
+                if (!whole || !(found = Py_BuildValue("(iN)", s.k, whole))) failed = 1;
+                break;
+            }
+            Py_DECREF(sub);
+            s.fresh = 0;
+        }
+        if (has_grown && carry_push(&c, &grown)) failed = 1;
+        if (has_plain) {
+            if (s.fresh) plain.fresh = 1;
+            plays[nplays++] = plain;
+        }
+        for (int j = 0; j < nplays && !failed; j++)
+            if (carry_push(&c, &plays[j])) failed = 1;
+        if (has_cheaper && !failed && carry_push(&c, &cheaper)) failed = 1;
+    }
+#undef STATE
+    if (failed) {
+        Py_CLEAR(found);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+    } else {
+        result = Py_BuildValue("(OL)", found ? found : Py_None, nodes);
+    }
+    Py_XDECREF(found);
+    free(c.runs);
+    free(c.curs);
+    free(c.stack);
+    free(board);
+    free(swaps);
+    free(masks);
+    free(ok);
+    return result;
+}
+
 /* ---- Pattern of Amber's kind level: amber_pattern._kind_search_py ---- */
 
 #define KBLOCKS 5
@@ -3119,6 +3587,7 @@ static PyMethodDef methods[] = {
     {"exchange", exchange, METH_VARARGS, exchange_doc},
     {"merge_dock", merge_dock, METH_VARARGS, merge_dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
+    {"carry", carry, METH_VARARGS, carry_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {"balance_children", balance_children, METH_VARARGS, balance_children_doc},
     {"balance_search", balance_search, METH_VARARGS, balance_search_doc},

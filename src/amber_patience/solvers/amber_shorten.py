@@ -1030,6 +1030,47 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
            cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
            played_ok: list[bool] | None = None, masks: list[int] | None = None
            ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
+    """:func:`_carry_py` by the compiled core when it is built (``_amber_core.carry``: the same states in the same
+    order, the same answer; the tries to play the carried permutation, :func:`_emit` and ``failed``, stay in Python,
+    called back by the core), else :func:`_carry_py` itself."""
+    if not compiled.ON or cells_cap > 30:
+        return _carry_py(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, played_ok, masks)
+    assert compiled.native is not None, "the compiled core is not built"
+    if played_ok is None:
+        legal = board.legal_swap
+        played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]
+
+    def emit(cur: bytes, items: list[tuple[int, int]], removed: int, zone_low: int, zone_high: int
+             ) -> list[tuple[int, int]] | None:
+        d = dict(items)
+        key = (tuple(sorted(d.items())), _cards_of(zone_low | zone_high << 64)(cur))
+        if failed is None or failed.get(key, -1) < removed:
+            sub = _emit(board, cur, d, removed - 2, emit_nodes)
+            if sub is not None:
+                return sub
+            if failed is not None:
+                failed[key] = removed
+        return None
+
+    found, nodes = compiled.native.carry(_carry_board(board), path, states, played_ok, i, node_cap, span, cells_cap,
+                                         _symmetric(board), emit)
+    return found, nodes
+
+
+@lru_cache(maxsize=16)
+def _carry_board(board: _Board) -> tuple[int, int, bytes, bytes, bytes, bytes, bytes]:
+    """The board for the compiled :func:`_carry` (``_amber_core.carry``): the cells, the lone cell (-1 for none),
+    every card's two rank-neighbours, the (up to four) cells beside each cell and the (up to five) cells of
+    ``near`` (255 for none), whether each cell holds a start card, and its block."""
+    return (board.n, board.lone, bytes(z for pair in board.nb for z in pair),
+            bytes(c for cells in board.adj for c in (*cells, 255, 255, 255, 255)[:4]), bytes(board.fixed),
+            bytes(board.block), bytes(c for cells in board.near for c in (*cells, 255, 255, 255, 255, 255)[:5]))
+
+
+def _carry_py(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
+              cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
+              played_ok: list[bool] | None = None, masks: list[int] | None = None
+              ) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """Take swap ``i`` out and carry what is missing, a permutation ``d`` of a few cells (the
     position after each swap ``k`` is the new one followed by ``d``), along the swaps after it.
 
