@@ -556,7 +556,8 @@ def test_the_cores_exchange_refuses_a_corrupt_dock_cache() -> None:
 def test_the_cores_carried_swaps_are_the_python_ones(name: str, number: int, steps: int, seed: int, cells: int,
                                                      node_cap: int, span: int) -> None:
     """The shortening's carried swaps (``amber_shorten._carry``: a swap taken out and carried along a line until it
-    cancels out) by the core and by Python (``_carry_py``), from every swap of a line of random legal swaps (which
+    cancels out; ``_carry_jump``, which jumps over the swaps far from it) by the core and by Python (``_carry_py``,
+    ``_carry_jump_py``), from every swap of a line of random legal swaps (which
     cancel out often), with a shared record of the failed tries: the same rewrite or None, the same count of states,
     the same failed tries recorded; and every rewrite found replays legally to the same position."""
 
@@ -580,26 +581,33 @@ def test_the_cores_carried_swaps_are_the_python_ones(name: str, number: int, ste
 
 def _carry_both_ways(board: amber_solver._Board, path: list[tuple[int, int]], starts: Any, node_cap: int, span: int,
                      cells: int) -> int:
-    """``_carry`` by the core and ``_carry_py`` from each swap of ``starts`` along ``path``, each with its own record
-    of failed tries: the same answers, states and records; every rewrite legal and shorter. The rewrites found."""
+    """``_carry`` by the core and ``_carry_py`` from each swap of ``starts`` along ``path``, then ``_carry_jump`` and
+    ``_carry_jump_py``, each with its own record of failed tries: the same answers, states and records; every
+    rewrite legal and shorter. The rewrites found."""
     from amber_patience.solvers import amber_shorten as sh
 
     states = sh._states_along(board.start, path)
     played_ok = [board.legal_swap(states[t], a, b) for t, (a, b) in enumerate(path)]
-    failed_py: dict[tuple[object, ...], int] = {}
-    failed_core: dict[tuple[object, ...], int] = {}
     found = 0
-    for i in starts:
-        python = sh._carry_py(board, path, states, i, node_cap, span, cells, 30, failed_py, played_ok)
-        with _core(True):
-            core = sh._carry(board, path, states, i, node_cap, span, cells, 30, failed_core, played_ok)
-        assert core == python
-        assert failed_core == failed_py
-        assert python[1] > 0
-        if python[0] is not None:
-            found += 1
-            k, sub = python[0]
-            assert len(sub) < k - i and sh._replays(board, states[i], sub, states[k])
+    for jump in (False, True):
+        failed_py: dict[tuple[object, ...], int] = {}
+        failed_core: dict[tuple[object, ...], int] = {}
+        for i in starts:
+            if jump:
+                python = sh._carry_jump_py(board, path, states, i, node_cap, span, cells, 30, failed_py)
+                with _core(True):
+                    core = sh._carry_jump(board, path, states, i, node_cap, span, cells, 30, failed_core)
+            else:
+                python = sh._carry_py(board, path, states, i, node_cap, span, cells, 30, failed_py, played_ok)
+                with _core(True):
+                    core = sh._carry(board, path, states, i, node_cap, span, cells, 30, failed_core, played_ok)
+            assert core == python
+            assert failed_core == failed_py
+            assert python[1] > 0
+            if python[0] is not None:
+                found += 1
+                k, sub = python[0]
+                assert len(sub) < k - i and sh._replays(board, states[i], sub, states[k])
     return found
 
 

@@ -2242,7 +2242,6 @@ typedef struct {
 } CarryState;
 
 typedef struct {
-    const CarryBoard *b;
     int n;
     CarryRun *runs;
     size_t nruns, capruns;
@@ -2352,6 +2351,98 @@ static int carry_board_arg(PyObject *o, CarryBoard *b) {
     return 0;
 }
 
+/* a line for the carried swaps: the board, the path's swaps and their cells as masks, and each swap's legality where
+ * the line plays it (``played_ok``, when given) */
+typedef struct {
+    CarryBoard board;
+    int (*swaps)[2];
+    mask_t *masks;
+    uint8_t *ok;
+    int len;
+} CarryLine;
+
+static void carry_line_free(CarryLine *L) {
+    free(L->swaps);
+    free(L->masks);
+    free(L->ok);
+}
+
+/* ``path`` (a list of (cell, cell)), ``states`` (the positions along it: bytes of n cards, one more than the swaps)
+ * and ``played_ok`` (a list of bools, or NULL) read into ``L``; -1 with an exception set */
+static int carry_line(PyObject *board_o, PyObject *path, PyObject *states, PyObject *played_ok, CarryLine *L) {
+    memset(L, 0, sizeof *L);
+    if (carry_board_arg(board_o, &L->board)) return -1;
+    int n = L->board.n;
+    Py_ssize_t len = PyList_GET_SIZE(path);
+    if (PyList_GET_SIZE(states) != len + 1 || (played_ok && PyList_GET_SIZE(played_ok) != len) || len > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: the positions along the path, and played_ok of each swap");
+        return -1;
+    }
+    L->len = (int)len;
+    L->swaps = malloc((size_t)(len + 1) * sizeof *L->swaps);
+    L->masks = malloc((size_t)(len + 1) * sizeof(mask_t));
+    L->ok = calloc((size_t)(len + 1), 1);
+    if (!L->swaps || !L->masks || !L->ok) {
+        carry_line_free(L);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t t = 0; t <= len; t++) {
+        PyObject *st = PyList_GET_ITEM(states, t);
+        int bad = !PyBytes_Check(st) || PyBytes_GET_SIZE(st) != n;
+        if (!bad && t < len) {
+            PyObject *pair = PyList_GET_ITEM(path, t);
+            long a = -1, b = -1;
+            if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+                a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+                b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+            }
+            int truth = played_ok ? PyObject_IsTrue(PyList_GET_ITEM(played_ok, t)) : 0;
+            bad = a < 0 || b < 0 || a >= n || b >= n || truth < 0;
+            L->swaps[t][0] = (int)a;
+            L->swaps[t][1] = (int)b;
+            L->masks[t] = bad ? 0 : ONE(a) | ONE(b);
+            L->ok[t] = (uint8_t)(truth > 0);
+        }
+        if (bad) {
+            carry_line_free(L);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_amber_core.carry: swaps of two cells, positions of n cards");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* emit(cur, d's items, removed, zone low, zone high), the Python tries to play d's swaps: a new reference to the
+ * swaps or None; NULL with an exception set */
+static PyObject *carry_emit(PyObject *emit, const uint8_t *cur, int n, const Perm *d, int removed, mask_t zone) {
+    PyObject *items = PyList_New(d->len), *sub = NULL;
+    for (int j = 0; items && j < d->len; j++) {
+        PyObject *pair = Py_BuildValue("(ii)", d->key[j], d->val[j]);
+        if (!pair) {
+            Py_CLEAR(items);
+            break;
+        }
+        PyList_SET_ITEM(items, j, pair);
+    }
+    if (items)
+        sub = PyObject_CallFunction(emit, "y#OiKK", (const char *)cur, (Py_ssize_t)n, items, removed,
+                                    (unsigned long long)(uint64_t)zone, (unsigned long long)(uint64_t)(zone >> 64));
+    Py_XDECREF(items);
+    return sub;
+}
+
+/* (k, the run's swaps followed by ``sub``), a new reference (``sub`` stolen) */
+static PyObject *carry_found(const Carry *c, int k, int32_t run, PyObject *path, PyObject *sub) {
+    PyObject *head = carry_unrun(c, run, path), *whole = NULL;
+    if (head && sub) whole = PySequence_Concat(head, sub);
+    else if (head) whole = Py_NewRef(head);
+    Py_XDECREF(head);
+    Py_XDECREF(sub);
+    return whole ? Py_BuildValue("(iN)", k, whole) : NULL;
+}
+
 PyDoc_STRVAR(carry_doc,
 "carry(board, path, states, played_ok, i, node_cap, span, cells_cap, symmetric, emit) -> (found, nodes)\n\n"
 "amber_shorten's _carry_py, compiled: board is (n, lone, nb, adj, fixed, block, near) as bytes; emit(cur, d, removed,\n"
@@ -2365,66 +2456,19 @@ static PyObject *carry(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!O!iiiipO", &PyTuple_Type, &board_o, &PyList_Type, &path, &PyList_Type, &states,
                           &PyList_Type, &played_ok, &i, &node_cap, &span, &cells_cap, &symmetric, &emit))
         return NULL;
-    CarryBoard *board = malloc(sizeof(CarryBoard));
-    if (!board) return PyErr_NoMemory();
-    if (carry_board_arg(board_o, board)) {
-        free(board);
+    CarryLine L;
+    if (carry_line(board_o, path, states, played_ok, &L)) return NULL;
+    if (i < 0 || i >= L.len || cells_cap > CARRY_CELLS_MAX - 2) {
+        carry_line_free(&L);
+        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: i a swap of the path, at most 30 cells carried");
         return NULL;
     }
-    int n = board->n;
-    Py_ssize_t len = PyList_GET_SIZE(path);
-    if (PyList_GET_SIZE(states) < len + 1 || PyList_GET_SIZE(played_ok) < len || i < 0 || i >= len ||
-        cells_cap > CARRY_CELLS_MAX - 2) {
-        free(board);
-        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: states and played_ok along the path, i a swap of it, "
-                                          "and at most 30 cells carried");
-        return NULL;
-    }
-    /* the path's swaps and their cells as masks */
-    int (*swaps)[2] = malloc((size_t)(len ? len : 1) * sizeof *swaps);
-    mask_t *masks = malloc((size_t)(len ? len : 1) * sizeof(mask_t));
-    uint8_t *ok = malloc((size_t)(len ? len : 1));
-    if (!swaps || !masks || !ok) {
-        free(board);
-        free(swaps);
-        free(masks);
-        free(ok);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t t = 0; t < len; t++) {
-        PyObject *pair = PyList_GET_ITEM(path, t);
-        long a = -1, b = -1;
-        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
-            a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
-            b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-        }
-        int truth = PyObject_IsTrue(PyList_GET_ITEM(played_ok, t));
-        PyObject *st = PyList_GET_ITEM(states, t);
-        if (a < 0 || b < 0 || a >= n || b >= n || truth < 0 || !PyBytes_Check(st) || PyBytes_GET_SIZE(st) != n) {
-            free(board);
-            free(swaps);
-            free(masks);
-            free(ok);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "_amber_core.carry: a swap of two cells, a position of n cards");
-            return NULL;
-        }
-        swaps[t][0] = (int)a;
-        swaps[t][1] = (int)b;
-        masks[t] = ONE(a) | ONE(b);
-        ok[t] = (uint8_t)truth;
-    }
-    PyObject *last = PyList_GET_ITEM(states, len);
-    if (!PyBytes_Check(last) || PyBytes_GET_SIZE(last) != n) {
-        free(board);
-        free(swaps);
-        free(masks);
-        free(ok);
-        PyErr_SetString(PyExc_ValueError, "_amber_core.carry: a position of n cards");
-        return NULL;
-    }
+    const CarryBoard *board = &L.board;
+    int n = board->n, len = L.len, (*swaps)[2] = L.swaps;
+    const mask_t *masks = L.masks;
+    const uint8_t *ok = L.ok;
 #define STATE(k) ((const uint8_t *)PyBytes_AS_STRING(PyList_GET_ITEM(states, (k))))
-    Carry c = {board, n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
+    Carry c = {n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
     PyObject *result = NULL;
     int failed = 0;
     long long nodes = 0;
@@ -2464,8 +2508,7 @@ static PyObject *carry(PyObject *self, PyObject *args) {
                     failed = 1;
                     break;
                 }
-                PyObject *sub = carry_unrun(&c, run, path);
-                if (!sub || !(found = Py_BuildValue("(iN)", s.k, sub))) failed = 1;
+                if (!(found = carry_found(&c, s.k, run, path, NULL))) failed = 1;
                 break;
             }
             if (!s.zone)
@@ -2562,31 +2605,13 @@ static PyObject *carry(PyObject *self, PyObject *args) {
             }
         }
         if (s.fresh && s.removed - s.need >= 2) {
-            PyObject *items = PyList_New(s.d.len);
-            for (int j = 0; items && j < s.d.len; j++) {
-                PyObject *pair = Py_BuildValue("(ii)", s.d.key[j], s.d.val[j]);
-                if (!pair) {
-                    Py_CLEAR(items);
-                    break;
-                }
-                PyList_SET_ITEM(items, j, pair);
-            }
-            PyObject *sub = NULL;
-            if (items)
-                sub = PyObject_CallFunction(emit, "y#OiKK", (const char *)(c.curs + (size_t)s.cur * n), (Py_ssize_t)n,
-                                            items, s.removed, (unsigned long long)(uint64_t)s.zone,
-                                            (unsigned long long)(uint64_t)(s.zone >> 64));
-            Py_XDECREF(items);
+            PyObject *sub = carry_emit(emit, c.curs + (size_t)s.cur * n, n, &s.d, s.removed, s.zone);
             if (!sub) {
                 failed = 1;
                 break;
             }
             if (sub != Py_None) {
-                PyObject *head = carry_unrun(&c, run, path);
-                PyObject *whole = head ? PySequence_Concat(head, sub) : NULL;
-                Py_XDECREF(head);
-                Py_DECREF(sub);
-                if (!whole || !(found = Py_BuildValue("(iN)", s.k, whole))) failed = 1;
+                if (!(found = carry_found(&c, s.k, run, path, sub))) failed = 1;
                 break;
             }
             Py_DECREF(sub);
@@ -2612,10 +2637,146 @@ static PyObject *carry(PyObject *self, PyObject *args) {
     free(c.runs);
     free(c.curs);
     free(c.stack);
-    free(board);
-    free(swaps);
-    free(masks);
-    free(ok);
+    carry_line_free(&L);
+    return result;
+}
+
+PyDoc_STRVAR(carry_jump_doc,
+"carry_jump(board, path, states, i, node_cap, span, cells_cap, emit) -> (found, nodes)\n\n"
+"amber_shorten's _carry_jump_py, compiled: the same board, line and emit as carry.");
+
+static PyObject *carry_jump(PyObject *self, PyObject *args) {
+    PyObject *board_o, *path, *states, *emit;
+    int i, node_cap, span, cells_cap;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiiiO", &PyTuple_Type, &board_o, &PyList_Type, &path, &PyList_Type, &states,
+                          &i, &node_cap, &span, &cells_cap, &emit))
+        return NULL;
+    CarryLine L;
+    if (carry_line(board_o, path, states, NULL, &L)) return NULL;
+    if (i < 0 || i >= L.len || cells_cap > CARRY_CELLS_MAX - 2) {
+        carry_line_free(&L);
+        PyErr_SetString(PyExc_ValueError, "_amber_core.carry_jump: i a swap of the path, at most 30 cells carried");
+        return NULL;
+    }
+    const CarryBoard *board = &L.board;
+    int n = board->n, len = L.len, end = len < i + span ? len : i + span;
+    Carry c = {n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
+    PyObject *found = NULL, *result = NULL;
+    int failed = 0;
+    long long nodes = 0;
+    CarryState first = {i + 1, 1, 1, 0, -1, -1, 0, 0, 0, {0}};
+    perm_set(&first.d, L.swaps[i][0], L.swaps[i][1]);
+    perm_set(&first.d, L.swaps[i][1], L.swaps[i][0]);
+    if (carry_push(&c, &first)) failed = 1;
+    uint8_t cur[MAXN];
+    while (!failed && !found && c.len) {
+        CarryState s = c.stack[--c.len];
+        nodes++;
+        if (nodes > node_cap) break;
+        int32_t run = s.base;
+        if (!s.d.len) {
+            if (!(found = carry_found(&c, s.k, run, path, NULL))) failed = 1;
+            break;
+        }
+        mask_t zone = 0;
+        for (int j = 0; j < s.d.len; j++) zone |= board->nearmask[s.d.key[j]];
+        int k = s.k;
+        const uint8_t *st = (const uint8_t *)PyBytes_AS_STRING(PyList_GET_ITEM(states, k));
+        memcpy(cur, st, n);
+        for (int j = 0; j < s.d.len; j++) cur[s.d.val[j]] = st[s.d.key[j]];
+        if (s.removed - s.need >= 2) {
+            PyObject *sub = carry_emit(emit, cur, n, &s.d, s.removed, zone);
+            if (!sub) {
+                failed = 1;
+                break;
+            }
+            if (sub != Py_None) {
+                if (!(found = carry_found(&c, k, run, path, sub))) failed = 1;
+                break;
+            }
+            Py_DECREF(sub);
+        }
+        int k0 = k;
+        while (k < end && !(L.masks[k] & zone)) k++;
+        if (k >= end) continue;
+        if (k > k0) {
+            if ((run = carry_run(&c, run, k0, k, 1)) < -1) {
+                failed = 1;
+                break;
+            }
+            st = (const uint8_t *)PyBytes_AS_STRING(PyList_GET_ITEM(states, k));
+            memcpy(cur, st, n);
+            for (int j = 0; j < s.d.len; j++) cur[s.d.val[j]] = st[s.d.key[j]];
+        }
+        int a = L.swaps[k][0], b = L.swaps[k][1];
+        int ina = perm_find(&s.d, a) >= 0, inb = perm_find(&s.d, b) >= 0;
+        int da = perm_get(&s.d, a), db = perm_get(&s.d, b);
+        CarryState plays[2], cheaper;
+        int nplays = 0, has_cheaper = 0;
+        if (s.d.len + !ina + !inb <= cells_cap) {
+            Perm skipped = perm_skip(&s.d, a, b);
+            int same = 0;
+            if (ina)
+                for (int x = da; x != a; x = perm_get(&s.d, x))
+                    if (x == b) {
+                        same = 1;
+                        break;
+                    }
+            CarryState next = {k + 1, s.removed + 1, s.need + (same ? -1 : 1), 0, run, -1, 0, 0, 0, skipped};
+            if (same) {
+                cheaper = next;
+                has_cheaper = 1;
+            } else if (carry_push(&c, &next)) {
+                failed = 1;
+                break;
+            }
+        }
+        if (ina || inb) {
+            if (carry_legal(board, cur, da, db)) {
+                int32_t r = carry_run(&c, run, da < db ? da : db, da < db ? db : da, 0);
+                if (r < -1) {
+                    failed = 1;
+                    break;
+                }
+                plays[nplays++] = (CarryState){k + 1, s.removed, s.need, 0, r, -1, 0, 0, 0, s.d};
+            }
+            if (carry_legal(board, cur, a, b)) {
+                int32_t r = carry_run(&c, run, a, b, 0);
+                if (r < -1) {
+                    failed = 1;
+                    break;
+                }
+                Perm moved = {0};
+                for (int j = 0; j < s.d.len; j++) {
+                    int x = s.d.key[j], y = s.d.val[j];
+                    perm_set(&moved, x == a ? b : x == b ? a : x, y == a ? b : y == b ? a : y);
+                }
+                plays[nplays++] = (CarryState){k + 1, s.removed, s.need, 0, r, -1, 0, 0, 0, moved};
+            }
+        } else if (carry_legal(board, cur, a, b)) {
+            int32_t r = carry_run(&c, run, a, b, 0);
+            if (r < -1) {
+                failed = 1;
+                break;
+            }
+            plays[nplays++] = (CarryState){k + 1, s.removed, s.need, 0, r, -1, 0, 0, 0, s.d};
+        }
+        for (int j = 0; j < nplays && !failed; j++)
+            if (carry_push(&c, &plays[j])) failed = 1;
+        if (has_cheaper && !failed && carry_push(&c, &cheaper)) failed = 1;
+    }
+    if (failed) {
+        Py_CLEAR(found);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+    } else {
+        result = Py_BuildValue("(OL)", found ? found : Py_None, nodes);
+    }
+    Py_XDECREF(found);
+    free(c.runs);
+    free(c.curs);
+    free(c.stack);
+    carry_line_free(&L);
     return result;
 }
 
@@ -3588,6 +3749,7 @@ static PyMethodDef methods[] = {
     {"merge_dock", merge_dock, METH_VARARGS, merge_dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
     {"carry", carry, METH_VARARGS, carry_doc},
+    {"carry_jump", carry_jump, METH_VARARGS, carry_jump_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},
     {"balance_children", balance_children, METH_VARARGS, balance_children_doc},
     {"balance_search", balance_search, METH_VARARGS, balance_search_doc},

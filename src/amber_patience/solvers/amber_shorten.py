@@ -1039,9 +1039,20 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
     if played_ok is None:
         legal = board.legal_swap
         played_ok = [legal(states[t], a, b) for t, (a, b) in enumerate(path)]
+    found, nodes = compiled.native.carry(_carry_board(board), path, states, played_ok, i, node_cap, span, cells_cap,
+                                         _symmetric(board), _emit_tries(board, failed, emit_nodes))
+    return found, nodes
 
-    def emit(cur: bytes, items: list[tuple[int, int]], removed: int, zone_low: int, zone_high: int
-             ) -> list[tuple[int, int]] | None:
+
+def _emit_tries(board: _Board, failed: dict[tuple[object, ...], int] | None, emit_nodes: int
+                ) -> Callable[[bytes, list[tuple[int, int]], int, int, int], list[tuple[int, int]] | None]:
+    """What :func:`_carry_py` and :func:`_carry_jump_py` do where they try to play the carried permutation, for the
+    compiled searches to call: ``(cur, d's items, swaps taken out, zone's low and high 64 bits)`` -> the swaps of
+    :func:`_emit`, or None (then the try is recorded in ``failed``, as theirs are, unless one with as many swaps
+    taken out failed before)."""
+
+    def tries(cur: bytes, items: list[tuple[int, int]], removed: int, zone_low: int, zone_high: int
+              ) -> list[tuple[int, int]] | None:
         d = dict(items)
         key = (tuple(sorted(d.items())), _cards_of(zone_low | zone_high << 64)(cur))
         if failed is None or failed.get(key, -1) < removed:
@@ -1052,9 +1063,7 @@ def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: i
                 failed[key] = removed
         return None
 
-    found, nodes = compiled.native.carry(_carry_board(board), path, states, played_ok, i, node_cap, span, cells_cap,
-                                         _symmetric(board), emit)
-    return found, nodes
+    return tries
 
 
 @lru_cache(maxsize=16)
@@ -1253,6 +1262,19 @@ def _unrun(run: _Run, path: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _carry_jump(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
                 cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
                 masks: list[int] | None = None) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
+    """:func:`_carry_jump_py` by the compiled core when it is built (``_amber_core.carry_jump``, as :func:`_carry`),
+    else :func:`_carry_jump_py` itself."""
+    if not compiled.ON or cells_cap > 30:
+        return _carry_jump_py(board, path, states, i, node_cap, span, cells_cap, emit_nodes, failed, masks)
+    assert compiled.native is not None, "the compiled core is not built"
+    found, nodes = compiled.native.carry_jump(_carry_board(board), path, states, i, node_cap, span, cells_cap,
+                                              _emit_tries(board, {} if failed is None else failed, emit_nodes))
+    return found, nodes
+
+
+def _carry_jump_py(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int,
+                   span: int, cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
+                   masks: list[int] | None = None) -> tuple[tuple[int, list[tuple[int, int]]] | None, int]:
     """:func:`_carry` that jumps over the swaps far from the carried permutation ``d``: a swap that
     neither moves nor looks at a cell of ``d`` (neither of its cells is one of ``d``'s cells or beside
     one) is legal exactly where the solution played it and leaves ``d`` as it is, so the search goes
