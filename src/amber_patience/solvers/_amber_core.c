@@ -1,7 +1,7 @@
 /* The Amber solver's inner searches, compiled: each the very search of a Python function, state for state.
  *
- * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``rejoin`` is the shortening's ``_rejoin_py``
- * (``amber_shorten.py``). The others are Pattern of Amber's (``amber_pattern.py``): ``dock`` is
+ * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``rejoin``, ``carry`` and ``carry_jump`` are the
+ * shortening's ``_rejoin_py``, ``_carry_py`` and ``_carry_jump_py`` (``amber_shorten.py``). The others are Pattern of Amber's (``amber_pattern.py``): ``dock`` is
  * ``PatternPlanner._dock_py``, ``never_docks`` ``_never_docks``, ``cached_dock`` ``PatternPlanner.dock`` with its
  * cache, ``exchange`` ``dock_exchange``, ``merge_dock`` ``_merge_search_py``, ``kind_search`` ``_kind_search_py``,
  * ``balance_children`` ``_balance_children_py`` and ``balance_search`` ``_balance_search_py``. ``compiled.py``

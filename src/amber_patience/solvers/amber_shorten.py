@@ -11,8 +11,9 @@ swaps played where they were or on the same cards, or taken out too, until fewer
 have; a sweep (:func:`_carry_jump`) jumps over the swaps far from what is carried, so its states
 go to the choices near it, and a last one, aimed, carries more cells with few states from the swaps at or just
 before a merge only (:data:`AIMED_SWEEPS`, not on Pattern; ``docs/solver-shorten.md``). Every change is
-checked with the move rule (``_Board.legal_swap``, the solvers' one copy of it) and keeps the end position;
-the solver's result is replayed by the rules engine anyway. What the passes learn within one
+checked with the move rule (``_Board.legal_swap``, the solvers' one copy of it, of which the compiled carried
+searches, ``_amber_core.carry``, hold a copy that the tests check against it) and keeps the end position; the
+solver's result is replayed by the rules engine anyway. What the passes learn within one
 :func:`shorten` (:class:`_Memo`: what a pass found nothing on, the window pass's re-joins, the
 carried permutations that could not be played) spares work whose result is known and never changes
 a result (``docs/solver-shorten.md``, "Ninth session").

@@ -2,7 +2,8 @@
 
 ``pip install`` compiles the core as an optional extension. Each of its functions is the very search of a Python
 function that stays the reference (``tests/test_amber_core.py`` checks them state for state): ``search`` is
-``amber._search_py`` and ``rejoin`` is ``amber_shorten._rejoin_py``; for Pattern of Amber (``amber_pattern``),
+``amber._search_py``; ``rejoin``, ``carry`` and ``carry_jump`` are the shortening's ``_rejoin_py``, ``_carry_py`` and
+``_carry_jump_py`` (``amber_shorten``); for Pattern of Amber (``amber_pattern``),
 ``dock`` is ``PatternPlanner._dock_py``, ``never_docks`` is ``PatternPlanner._never_docks``, ``cached_dock`` is
 ``PatternPlanner.dock`` with its cache, ``exchange`` is ``dock_exchange``, ``merge_dock`` is
 ``PatternPlanner._merge_search_py``, ``kind_search`` is ``_kind_search_py``, ``balance_children`` is
