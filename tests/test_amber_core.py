@@ -153,19 +153,22 @@ def test_the_core_wins_with_legal_swaps() -> None:
        seed=st.integers(min_value=0, max_value=10**6), cap=st.sampled_from([1, 4, 5, 6, 40, 300, 2000]))
 def test_the_cores_dock_is_the_python_one(number: int, steps: int, seed: int, cap: int) -> None:
     """Pattern of Amber's dock (a search inside one block, ``PatternPlanner._dock_py``) and the core's
-    (``_dock_core``): the same swaps, or the same None, or the same proof that none exist (asked after
-    ``DOCK_PROOF_AFTER`` states), for random cards of every block of a position of random play."""
+    (``_amber_core.cached_dock``), each on a fresh cache: the same swaps, or the same None, and the same cache entry,
+    which says whether a proof that none exist was found (asked after ``DOCK_PROOF_AFTER`` states), for random
+    cards of every block of a position of random play."""
     from amber_patience.solvers.amber_pattern import PatternPlanner
 
     game = get_game("pattern")
     board = amber_solver._Board(_random_play(game.deal(number), steps, number))
-    planner = PatternPlanner(board, game)
+    blocks = PatternPlanner(board, game)
     rng = random.Random(seed)
-    for blk in range(len(planner.blocks)):
-        cont = bytes(planner.contents[blk](board.start))
+    for blk in range(len(blocks.blocks)):
+        cont = tuple(blocks.contents[blk](board.start))
         for _ in range(4):
-            stay, *wanted = rng.sample(list(cont), 1 + rng.randint(1, 3))
-            assert planner._dock_core(blk, cont, stay, wanted, cap) == planner._dock_py(blk, cont, stay, wanted, cap)
+            stay, *wanted = rng.sample(cont, 1 + rng.randint(1, 3))
+            python, core = _docks_both_ways(board, [lambda planner, blk=blk, cont=cont, stay=stay, wanted=tuple(wanted):
+                                                    planner.dock(blk, cont, stay, wanted, cap)])
+            assert core == python
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

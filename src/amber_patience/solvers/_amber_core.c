@@ -1,10 +1,11 @@
 /* The Amber solver's inner searches, compiled: each the very search of a Python function, state for state.
  *
  * ``search`` is ``_search_py`` in ``amber.py`` (below in detail); ``rejoin``, ``carry`` and ``carry_jump`` are the
- * shortening's ``_rejoin_py``, ``_carry_py`` and ``_carry_jump_py`` (``amber_shorten.py``). The others are Pattern of Amber's (``amber_pattern.py``): ``dock`` is
- * ``PatternPlanner._dock_py``, ``never_docks`` ``_never_docks``, ``cached_dock`` ``PatternPlanner.dock`` with its
- * cache, ``exchange`` ``dock_exchange``, ``merge_dock`` ``_merge_search_py``, ``kind_search`` ``_kind_search_py``,
- * ``balance_children`` ``_balance_children_py`` and ``balance_search`` ``_balance_search_py``. ``compiled.py``
+ * shortening's ``_rejoin_py``, ``_carry_py`` and ``_carry_jump_py`` (``amber_shorten.py``). The others are Pattern of
+ * Amber's (``amber_pattern.py``): ``never_docks`` is ``_never_docks``, ``cached_dock`` ``PatternPlanner.dock`` with
+ * its cache (its search ``_dock_py``), ``exchange`` ``dock_exchange``, ``merge_dock`` ``_merge_search_py``,
+ * ``kind_search`` ``_kind_search_py``, ``balance_children`` ``_balance_children_py`` and ``balance_search``
+ * ``_balance_search_py``. ``compiled.py``
  * loads the module; ``tests/test_amber_core.py`` checks every one against its Python reference.
  *
  * ``amber.py``'s ``_search_py`` is the reference: this file is the same weighted best-first search over
@@ -962,17 +963,24 @@ static uint64_t dock_hash(const uint8_t *c, int m) {
     return h ^ (h >> 29);
 }
 
-/* the state ``c`` added (parent, swap), or -1 if it was seen; -2 when out of memory */
-static int32_t dock_add(Dock *d, const uint8_t *c, int32_t parent, int i, int k) {
+/* the number of state ``c`` (its hash ``h``) in the dock's table, or -1 with ``*slot`` where it would go */
+static int32_t dock_lookup(const Dock *d, const uint8_t *c, uint64_t h, size_t *slot) {
     int m = d->m;
-    uint64_t h = dock_hash(c, m);
-    size_t slot = (size_t)h & d->seenmask;
+    size_t at = (size_t)h & d->seenmask;
     for (;;) {
-        int32_t j = d->seen[slot];
+        int32_t j = d->seen[at];
         if (j < 0) break;
-        if (d->hash[j] == h && memcmp(d->states + (size_t)j * m, c, m) == 0) return -1;
-        slot = (slot + 1) & d->seenmask;
+        if (d->hash[j] == h && memcmp(d->states + (size_t)j * m, c, m) == 0) return j;
+        at = (at + 1) & d->seenmask;
     }
+    *slot = at;
+    return -1;
+}
+
+/* state ``c`` (hash ``h``, not in the table; ``slot`` from dock_lookup) added with its parent and swap: its number,
+ * or -2 when out of memory */
+static int32_t dock_insert(Dock *d, const uint8_t *c, uint64_t h, size_t slot, int32_t parent, int i, int k) {
+    int m = d->m;
     if (d->nstates == d->cap) {
         size_t cap = d->cap * 2;
         uint8_t *states = realloc(d->states, cap * m);
@@ -1008,6 +1016,14 @@ static int32_t dock_add(Dock *d, const uint8_t *c, int32_t parent, int i, int k)
         d->seenmask = size - 1;
     }
     return idx;
+}
+
+/* the state ``c`` added (parent, swap), or -1 if it was seen; -2 when out of memory */
+static int32_t dock_add(Dock *d, const uint8_t *c, int32_t parent, int i, int k) {
+    uint64_t h = dock_hash(c, d->m);
+    size_t slot;
+    if (dock_lookup(d, c, h, &slot) >= 0) return -1;
+    return dock_insert(d, c, h, slot, parent, i, k);
 }
 
 static void dock_free(Dock *d) {
@@ -1142,11 +1158,10 @@ static int dock_never(Dock *d, const uint8_t *cont, int stay, const uint8_t *wan
 }
 
 /* _dock_py's best-first search from ``cont``, in the dock's room (the states of its last search dropped). At its
- * ``proof_after``-th state it stops with 1 (``prove`` 0: the caller asks _never_docks) or asks dock_never itself
- * (``prove`` 1) and stops with 2 when no dock exists (else it goes on, as _dock_core's second run does: the
- * search is deterministic). Else 0, ``*found`` the state docked or -1; -1 when out of memory. */
+ * ``proof_after``-th state it asks dock_never (_never_docks) and stops with 2 when no dock exists. Else 0,
+ * ``*found`` the state docked or -1; -1 when out of memory. */
 static int dock_search(Dock *d, const uint8_t *cont, int stay, const uint8_t *wanted, int nwanted, int cap,
-                       int proof_after, int prove, int32_t *found) {
+                       int proof_after, int32_t *found) {
     int m = d->m;
     d->stay = stay;
     d->nwanted = nwanted;
@@ -1171,10 +1186,7 @@ static int dock_search(Dock *d, const uint8_t *cont, int stay, const uint8_t *wa
         }
         expanded++;
         if (expanded > cap) return 0;
-        if (expanded == proof_after) {
-            if (!prove) return 1;
-            if (dock_never(d, cont, stay, wanted, nwanted)) return 2;
-        }
+        if (expanded == proof_after && dock_never(d, cont, stay, wanted, nwanted)) return 2;
         int g1 = e.g + 1;
         int back_i = d->swap[e.state][0], back_k = d->swap[e.state][1];
         memcpy(t, d->states + (size_t)e.state * m, m);
@@ -1215,46 +1227,6 @@ static PyObject *dock_swaps(const Dock *d, int32_t found) {
         PyTuple_SET_ITEM(swaps, --len, pair);
     }
     return swaps;
-}
-
-PyDoc_STRVAR(dock_doc,
-"dock(block, nb, cont, stay, wanted, cap, proof_after) -> (status, swaps or None)\n\n"
-"amber_pattern's PatternPlanner._dock_py, compiled: status 1 when the search reached its proof_after-th state\n"
-"(the caller asks _never_docks, and runs it again with proof_after -1 if no proof), else 0 with the swaps\n"
-"(local cell pairs) or None.");
-
-static PyObject *dock(PyObject *self, PyObject *args) {
-    PyObject *block, *nb_o, *cont_o, *wanted_o;
-    int stay, cap, proof_after;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!SSiSii", &PyTuple_Type, &block, &nb_o, &cont_o, &stay, &wanted_o, &cap,
-                          &proof_after))
-        return NULL;
-    const uint8_t *nbs, *cont, *wanted;
-    Py_ssize_t nwanted = PyBytes_GET_SIZE(wanted_o);
-    if (bytes_arg(nb_o, "nb", 512, &nbs) || bytes_arg(wanted_o, "wanted", -1, &wanted)) return NULL;
-    if (nwanted < 1 || nwanted > MAXBLOCK || stay < 0 || stay > 255) {
-        PyErr_SetString(PyExc_ValueError, "_amber_core.dock: wanted must hold 1 to 32 cards, stay a card below 256");
-        return NULL;
-    }
-    Dock *d = dock_new(block, nbs);
-    if (!d) return NULL;
-    if (bytes_arg(cont_o, "cont", d->m, &cont)) {
-        dock_free(d);
-        return NULL;
-    }
-    int32_t found;
-    int status = dock_search(d, cont, stay, wanted, (int)nwanted, cap, proof_after, 0, &found);
-    if (status < 0) {
-        dock_free(d);
-        return PyErr_NoMemory();
-    }
-    PyObject *swaps = dock_swaps(d, found);
-    dock_free(d);
-    if (!swaps) return NULL;
-    PyObject *result = Py_BuildValue("(iO)", status, swaps);
-    Py_DECREF(swaps);
-    return result;
 }
 
 /* ---- Pattern of Amber's docks with their cache, and the exchange (PatternPlanner.dock, dock_exchange) ---- */
@@ -1433,7 +1405,7 @@ static PyObject *ex_dock(Exchanger *ex, PyObject *docks, int blk, const uint8_t 
     int never = dock_h(d, cont) > 0 && !may_dock(d, cont, stay, wanted, nwanted);
     if (!never) {
         int32_t found;
-        int status = dock_search(d, cont, stay, wanted, nwanted, cap, proof_after, 1, &found);
+        int status = dock_search(d, cont, stay, wanted, nwanted, cap, proof_after, &found);
         if (status < 0) {
             PyErr_NoMemory();
             goto done;
@@ -1678,18 +1650,11 @@ DEFINE_HEAP(MergeHeap, MergeEntry, merge_less)
 /* the state ``c`` of the dock's table: its number, added (with parent swap i, k) when new (*added 1); -2 when out
  * of memory */
 static int32_t dock_find_or_add(Dock *d, const uint8_t *c, int i, int k, int *added) {
-    int m = d->m;
-    uint64_t h = dock_hash(c, m);
-    for (size_t slot = (size_t)h & d->seenmask;; slot = (slot + 1) & d->seenmask) {
-        int32_t j = d->seen[slot];
-        if (j < 0) break;
-        if (d->hash[j] == h && memcmp(d->states + (size_t)j * m, c, m) == 0) {
-            *added = 0;
-            return j;
-        }
-    }
-    *added = 1;
-    return dock_add(d, c, -1, i, k);
+    uint64_t h = dock_hash(c, d->m);
+    size_t slot;
+    int32_t j = dock_lookup(d, c, h, &slot);
+    *added = j < 0;
+    return j >= 0 ? j : dock_insert(d, c, h, slot, -1, i, k);
 }
 
 /* cycle_ids of _merge_cycles: the cycle of every cell of ``c`` (and of the partner's, at m, when fixed_exit >= 0) */
@@ -2226,6 +2191,24 @@ static Perm perm_skip(const Perm *d, int a, int b) {
     return s;
 }
 
+/* _same_cycle: whether cells a and b are on one cycle of d */
+static int perm_same_cycle(const Perm *d, int a, int b) {
+    if (perm_find(d, a) < 0) return 0;
+    for (int x = perm_get(d, a); x != a; x = perm_get(d, x))
+        if (x == b) return 1;
+    return 0;
+}
+
+/* d after the swap of cells a and b is played where it was: its cells follow the swap, in d's order */
+static Perm perm_follow(const Perm *d, int a, int b) {
+    Perm moved = {0};
+    for (int j = 0; j < d->len; j++) {
+        int x = d->key[j], y = d->val[j];
+        perm_set(&moved, x == a ? b : x == b ? a : x, y == a ? b : y == b ? a : y);
+    }
+    return moved;
+}
+
 /* the swaps played: a list built backwards, each node a swap or a range of the solution's swaps */
 typedef struct {
     int32_t parent;
@@ -2414,6 +2397,23 @@ static int carry_line(PyObject *board_o, PyObject *path, PyObject *states, PyObj
     return 0;
 }
 
+/* what a carried search returns, (found or None, nodes), its room freed (``found`` stolen); NULL with an exception set
+ * when it ``failed`` */
+static PyObject *carry_result(Carry *c, CarryLine *L, PyObject *found, int failed, long long nodes) {
+    PyObject *result = NULL;
+    if (failed) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+    } else {
+        result = Py_BuildValue("(OL)", found ? found : Py_None, nodes);
+    }
+    Py_XDECREF(found);
+    free(c->runs);
+    free(c->curs);
+    free(c->stack);
+    carry_line_free(L);
+    return result;
+}
+
 /* emit(cur, d's items, removed, zone low, zone high), the Python tries to play d's swaps: a new reference to the
  * swaps or None; NULL with an exception set */
 static PyObject *carry_emit(PyObject *emit, const uint8_t *cur, int n, const Perm *d, int removed, mask_t zone) {
@@ -2469,7 +2469,6 @@ static PyObject *carry(PyObject *self, PyObject *args) {
     const uint8_t *ok = L.ok;
 #define STATE(k) ((const uint8_t *)PyBytes_AS_STRING(PyList_GET_ITEM(states, (k))))
     Carry c = {n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
-    PyObject *result = NULL;
     int failed = 0;
     long long nodes = 0;
     int p = swaps[i][0], q = swaps[i][1];
@@ -2550,13 +2549,7 @@ static PyObject *carry(PyObject *self, PyObject *args) {
             int da = perm_get(&s.d, a), db = perm_get(&s.d, b);
             if (s.d.len + !ina + !inb <= cells_cap) {
                 Perm skipped = perm_skip(&s.d, a, b);
-                int same = 0;
-                if (ina)
-                    for (int x = da; x != a; x = perm_get(&s.d, x))
-                        if (x == b) {
-                            same = 1;
-                            break;
-                        }
+                int same = perm_same_cycle(&s.d, a, b);
                 CarryState next = {s.k + 1, s.removed + 1, s.need + (same ? -1 : 1), s.k + 1, run, s.cur, 0, 1, 0,
                                    skipped};
                 if (same) {
@@ -2584,12 +2577,8 @@ static PyObject *carry(PyObject *self, PyObject *args) {
                         failed = 1;
                         break;
                     }
-                    Perm moved = {0};
-                    for (int j = 0; j < s.d.len; j++) {
-                        int x = s.d.key[j], y = s.d.val[j];
-                        perm_set(&moved, x == a ? b : x == b ? a : x, y == a ? b : y == b ? a : y);
-                    }
-                    plays[nplays++] = (CarryState){s.k + 1, s.removed, s.need, s.k + 1, r, nc, 0, 1, 0, moved};
+                    plays[nplays++] = (CarryState){s.k + 1, s.removed, s.need, s.k + 1, r, nc, 0, 1, 0,
+                                                   perm_follow(&s.d, a, b)};
                 }
             } else {
                 int near = BIT(s.zone, a) || BIT(s.zone, b);
@@ -2627,18 +2616,7 @@ static PyObject *carry(PyObject *self, PyObject *args) {
         if (has_cheaper && !failed && carry_push(&c, &cheaper)) failed = 1;
     }
 #undef STATE
-    if (failed) {
-        Py_CLEAR(found);
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-    } else {
-        result = Py_BuildValue("(OL)", found ? found : Py_None, nodes);
-    }
-    Py_XDECREF(found);
-    free(c.runs);
-    free(c.curs);
-    free(c.stack);
-    carry_line_free(&L);
-    return result;
+    return carry_result(&c, &L, found, failed, nodes);
 }
 
 PyDoc_STRVAR(carry_jump_doc,
@@ -2662,7 +2640,7 @@ static PyObject *carry_jump(PyObject *self, PyObject *args) {
     const CarryBoard *board = &L.board;
     int n = board->n, len = L.len, end = len < i + span ? len : i + span;
     Carry c = {n, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0};
-    PyObject *found = NULL, *result = NULL;
+    PyObject *found = NULL;
     int failed = 0;
     long long nodes = 0;
     CarryState first = {i + 1, 1, 1, 0, -1, -1, 0, 0, 0, {0}};
@@ -2716,13 +2694,7 @@ static PyObject *carry_jump(PyObject *self, PyObject *args) {
         int nplays = 0, has_cheaper = 0;
         if (s.d.len + !ina + !inb <= cells_cap) {
             Perm skipped = perm_skip(&s.d, a, b);
-            int same = 0;
-            if (ina)
-                for (int x = da; x != a; x = perm_get(&s.d, x))
-                    if (x == b) {
-                        same = 1;
-                        break;
-                    }
+            int same = perm_same_cycle(&s.d, a, b);
             CarryState next = {k + 1, s.removed + 1, s.need + (same ? -1 : 1), 0, run, -1, 0, 0, 0, skipped};
             if (same) {
                 cheaper = next;
@@ -2747,12 +2719,7 @@ static PyObject *carry_jump(PyObject *self, PyObject *args) {
                     failed = 1;
                     break;
                 }
-                Perm moved = {0};
-                for (int j = 0; j < s.d.len; j++) {
-                    int x = s.d.key[j], y = s.d.val[j];
-                    perm_set(&moved, x == a ? b : x == b ? a : x, y == a ? b : y == b ? a : y);
-                }
-                plays[nplays++] = (CarryState){k + 1, s.removed, s.need, 0, r, -1, 0, 0, 0, moved};
+                plays[nplays++] = (CarryState){k + 1, s.removed, s.need, 0, r, -1, 0, 0, 0, perm_follow(&s.d, a, b)};
             }
         } else if (carry_legal(board, cur, a, b)) {
             int32_t r = carry_run(&c, run, a, b, 0);
@@ -2766,18 +2733,7 @@ static PyObject *carry_jump(PyObject *self, PyObject *args) {
             if (carry_push(&c, &plays[j])) failed = 1;
         if (has_cheaper && !failed && carry_push(&c, &cheaper)) failed = 1;
     }
-    if (failed) {
-        Py_CLEAR(found);
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-    } else {
-        result = Py_BuildValue("(OL)", found ? found : Py_None, nodes);
-    }
-    Py_XDECREF(found);
-    free(c.runs);
-    free(c.curs);
-    free(c.stack);
-    carry_line_free(&L);
-    return result;
+    return carry_result(&c, &L, found, failed, nodes);
 }
 
 /* ---- Pattern of Amber's kind level: amber_pattern._kind_search_py ---- */
@@ -3741,7 +3697,6 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
-    {"dock", dock, METH_VARARGS, dock_doc},
     {"exchanger", exchanger, METH_VARARGS, exchanger_doc},
     {"never_docks", never_docks, METH_VARARGS, never_docks_doc},
     {"cached_dock", cached_dock, METH_VARARGS, cached_dock_doc},

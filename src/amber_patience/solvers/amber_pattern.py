@@ -686,7 +686,8 @@ class PatternPlanner:
 
     def _dock_py(self, blk: int, start: bytes, stay: int, wanted: Sequence[int], cap: int
                  ) -> tuple[tuple[tuple[int, int], ...] | None, bool]:
-        """:meth:`dock`'s search (the reference of the compiled one, :meth:`_dock_core`): best-first on ``g + 2 h``,
+        """:meth:`dock`'s search (the reference of the compiled one, ``_amber_core.cached_dock``'s): best-first on
+        ``g + 2 h``,
         ties by the order pushed; (the swaps or ``None``, whether :meth:`_never_docks` proved that none exist, asked
         after ``DOCK_PROOF_AFTER`` states)."""
         h0 = self._dock_h(blk, start, stay, wanted)
@@ -735,24 +736,10 @@ class PatternPlanner:
                 push(heap, (g1 + 2 * hn, g1, tie, new, hn))
         return found, False
 
-    def _dock_core(self, blk: int, start: bytes, stay: int, wanted: Sequence[int], cap: int
-                   ) -> tuple[tuple[tuple[int, int], ...] | None, bool]:
-        """:meth:`_dock_py` by the compiled core (``_amber_core.c``): the same search, the same answer. The core
-        stops at its ``DOCK_PROOF_AFTER``-th state to let :meth:`_never_docks` be asked; without a proof it runs
-        again from the start without stopping (the same states: it is deterministic)."""
-        core = compiled.native
-        assert core is not None, "the compiled core is not built"
-        geometry = self._core_blocks[blk]
-        status, found = core.dock(geometry, self._core_nb, start, stay, bytes(wanted), cap, DOCK_PROOF_AFTER)
-        if status:
-            if self._never_docks(blk, start, stay, wanted):
-                return None, True
-            status, found = core.dock(geometry, self._core_nb, start, stay, bytes(wanted), cap, -1)
-        return found, False
-
     @functools.cached_property
     def _core_nb(self) -> bytes:
-        """The rank-neighbours of every card for the compiled dock: two bytes a card, for 256 cards."""
+        """The rank-neighbours of every card for the compiled docks (:attr:`_core_exchanger`): two bytes a card, for
+        256 cards."""
         return bytes(z for pair in self.board.nb for z in pair).ljust(512, b"\0")
 
     @functools.cached_property

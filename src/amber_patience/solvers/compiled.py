@@ -4,8 +4,8 @@
 function that stays the reference (``tests/test_amber_core.py`` checks them state for state): ``search`` is
 ``amber._search_py``; ``rejoin``, ``carry`` and ``carry_jump`` are the shortening's ``_rejoin_py``, ``_carry_py`` and
 ``_carry_jump_py`` (``amber_shorten``); for Pattern of Amber (``amber_pattern``),
-``dock`` is ``PatternPlanner._dock_py``, ``never_docks`` is ``PatternPlanner._never_docks``, ``cached_dock`` is
-``PatternPlanner.dock`` with its cache, ``exchange`` is ``dock_exchange``, ``merge_dock`` is
+``never_docks`` is ``PatternPlanner._never_docks``, ``cached_dock`` is ``PatternPlanner.dock`` with its cache (its
+search ``_dock_py``), ``exchange`` is ``dock_exchange``, ``merge_dock`` is
 ``PatternPlanner._merge_search_py``, ``kind_search`` is ``_kind_search_py``, ``balance_children`` is
 ``_balance_children_py`` and ``balance_search`` is ``_balance_search_py``. Without the core (no C compiler) or with
 ``AMBER_PURE_PYTHON=1`` in the environment, the Python searches run: the same solutions, slower.
