@@ -1357,3 +1357,178 @@ def test_a_planner_sharing_anothers_takes_its_geometry_and_caches_with_random_nu
         PatternPlanner(_Board(_deal(3)), GAME, share=first)
     with pytest.raises(ValueError, match="same board and lam"):
         PatternPlanner(board, GAME, lam=2.0, share=first)
+
+
+# -- draws for length (twentieth session): the balance search with merges costed, and the planner's draws
+
+
+def _merge_costed_reference(planner: PatternPlanner, start: bytes, budget: _Budget, imbalance_weight: float,
+                            weight: float, cap: int, merge_cost: float
+                            ) -> tuple[list[tuple[int, int]], bytes] | None:
+    """``balance_search(..., merge_cost=...)`` written apart: each docked child goes back on the heap with its dock
+    (not kept aside), and a node's cost is its exchanges plus ``merge_cost`` x the merges of the whole path from the
+    start ((swaps + the bound's rise) / 2, not summed exchange by exchange)."""
+    board = planner.board
+    n, home, kind = board.n, planner.home_block, planner.kind
+    fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
+    movable = [x for x in range(n) if x not in fixed]
+    first = board.bound(start)
+    # a node: position, parent, swaps from the parent, exchanges, swaps from the start
+    nodes: list[tuple[bytes, int, tuple[tuple[int, int], ...], int, int]] = [(bytes(start), -1, (), 0, 0)]
+    outs = [n]
+    heap: list[tuple[float, float, int, int, int, tuple[tuple[tuple[int, int], ...], bytes] | None]] = [
+        (0.0, 0.0, -1, -1, -1, None)]
+    seen: set[bytes] = set()
+    sets_seen: dict[bytes, int] = {}
+    docks = 0
+    dock_limit = amber_pattern.BALANCE_DOCKS * budget.left(1 << 30)
+    while heap:
+        key, tie, parent, f, g, made = heapq.heappop(heap)
+        if parent < 0:
+            idx = 0
+        else:
+            if made is None:
+                if docks > dock_limit:
+                    break
+                docks += 1
+                made = dock_exchange(planner, nodes[parent][0], f, g, amber_pattern.BALANCE_END_CAP
+                                     if outs[parent] <= amber_pattern.BALANCE_END_OUT else cap)
+                if made is None or made[1] in seen:
+                    continue
+                rise = len(made[0]) + board.bound(made[1]) - board.bound(nodes[parent][0])
+                if rise:
+                    heapq.heappush(heap, (key + merge_cost * (rise // 2), tie, parent, f, g, made))
+                    continue
+            elif made[1] in seen:
+                continue
+            nodes.append((made[1], parent, made[0], nodes[parent][3] + 1, nodes[parent][4] + len(made[0])))
+            outs.append(n)
+            idx = len(nodes) - 1
+        at, _, _, exchanges, swaps = nodes[idx]
+        seen.add(at)
+        loc = card_blocks(board, at)
+        if sets_seen.get(loc, 0) >= amber_pattern.BALANCE_REPEATS:
+            continue
+        sets_seen[loc] = sets_seen.get(loc, 0) + 1
+        present = [0] * KINDS
+        transport = [[0] * BLOCKS for _ in range(BLOCKS)]
+        m = [0] * (BLOCKS * KINDS)
+        for x in range(n):
+            if loc[x] == home[x]:
+                present[kind[x]] |= 1 << planner.rank[x]
+            transport[loc[x]][home[x]] += 1
+            m[loc[x] * KINDS + kind[x]] += 1
+        outs[idx] = sum(loc[x] != home[x] for x in range(n))
+        if outs[idx] == 0:
+            path: list[tuple[int, int]] = []
+            while nodes[idx][1] >= 0:
+                path[:0] = nodes[idx][2]
+                idx = nodes[idx][1]
+            return path, at
+        if budget.left(1) <= 0:
+            break
+        budget.used += 1
+        cost = exchanges + merge_cost * ((swaps + board.bound(at) - first) // 2)
+        for k, t, i, kf, kg in amber_pattern._balance_children_py(planner, loc, movable, present, transport, m, 0,
+                                                                   idx, weight, imbalance_weight):
+            heapq.heappush(heap, (k + cost, t, i, kf, kg, None))
+    return None
+
+
+@pytest.mark.parametrize(("number", "merge_cost", "nodes"), [(1, 2.0, 300), (3, 2.0, 400), (7, 1.0, 400),
+                                                            (9, 4.0, 300)])
+def test_the_balance_search_with_merges_costed_is_its_reference_and_its_gatherings_are_legal(
+        number: int, merge_cost: float, nodes: int) -> None:
+    """The same answer, expansions and random numbers as the reference above; a gathering found replays move by
+    move through the rules engine to a position with every card in its block."""
+    position = GAME.deal(number)
+    board = _Board(position)
+    ours, theirs = PatternPlanner(board, GAME, seed=5), PatternPlanner(board, GAME, seed=5)
+    used = _Budget(None, nodes), _Budget(None, nodes)
+    found = balance_search(ours, board.start, used[0], 3.0, 2.0, merge_cost=merge_cost)
+    assert found == _merge_costed_reference(theirs, board.start, used[1], 3.0, 2.0, 300, merge_cost)
+    assert used[0].used == used[1].used and ours.rng.getstate() == theirs.rng.getstate()
+    if found is not None:
+        end = replay(position, [Swap(p, q) for p, q in found[0]])
+        assert bytes(_Board(end).start) == found[1] and ours.out(found[1]) == 0
+    with pytest.raises(ValueError, match="merge_cost needs real positions"):
+        balance_search(ours, board.start, _Budget(None, 10), sets_only=True, merge_cost=1.0)
+
+
+def test_merges_costed_make_gatherings_of_fewer_merges() -> None:
+    """Over the gatherings of the first setting (seeds 1-6) of deals 3, 7 and 9, costing merges finds fewer merges in
+    all than not costing them (a search that ignored the cost, or counted splits, would not)."""
+    plain = costed = 0
+    for number in (3, 7, 9):
+        board = _Board(GAME.deal(number))
+        for seed in range(1, 7):
+            for cost in (0.0, 2.0):
+                found = balance_search(PatternPlanner(board, GAME, seed=seed), board.start, _Budget(None, 400), 3.0,
+                                       2.0, merge_cost=cost)
+                if found is None:
+                    continue
+                merges = amber_pattern.merges_of(board, board.start, found[0])
+                if cost:
+                    costed += merges
+                else:
+                    plain += merges
+    assert 0 < costed < plain
+
+
+@pytest.mark.parametrize("number", [3, 9])
+def test_the_draws_for_length_never_give_a_longer_plan_and_it_replays(number: int) -> None:
+    position = GAME.deal(number)
+    board = _Board(position)
+    plain = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000), draws=0)
+    drawn = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000))
+    assert plain is not None and drawn is not None
+    assert len(drawn) <= len(plain)
+    assert replay(position, [Swap(p, q) for p, q in drawn]).is_won()
+
+
+def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monkeypatch: pytest.MonkeyPatch
+                                                                             ) -> None:
+    """Deal 9's first setting gathers in a few hundred expansions: the draws (the same setting, merges costed, other
+    seeds) search within ``DRAW_NODES`` expansions in all, not counted in the solve's states; a quick solve (a hint)
+    calls the planner with no draws."""
+    board = _Board(GAME.deal(9))
+    calls: list[tuple[int, int, float]] = []
+    real = amber_pattern.balance_search
+
+    def spy(planner: PatternPlanner, start: bytes, budget: _Budget, *args: object, **kw: object) -> object:
+        result = real(planner, start, budget, *args, **kw)  # type: ignore[arg-type]
+        calls.append((budget.cap or 0, budget.used, float(kw.get("merge_cost", 0.0))))  # type: ignore[arg-type]
+        return result
+
+    monkeypatch.setattr(amber_pattern, "balance_search", spy)
+    sorting: list[int] = []
+    sort_blocks = amber_pattern._sort_blocks
+
+    def sort_spy(planner: PatternPlanner, path: list[tuple[int, int]], at: bytes, budget: _Budget) -> object:
+        sorting.append(budget.used)
+        return sort_blocks(planner, path, at, budget)
+
+    monkeypatch.setattr(amber_pattern, "_sort_blocks", sort_spy)
+    budget = _Budget(None, 10_000)
+    assert amber_pattern.plan_pattern(board, GAME, budget) is not None
+    first = [c for c in calls if not c[2]]
+    drawn = [c for c in calls if c[2]]
+    assert len(first) == 1 and first[0][1] < 400 and len(drawn) == amber_pattern.DRAWS
+    assert all(c[2] == amber_pattern.DRAW_MERGE_COST for c in drawn)
+    assert sum(c[1] for c in drawn) <= amber_pattern.DRAW_NODES
+    assert all(c[0] <= max(amber_pattern.DRAW_MIN, amber_pattern.DRAW_SCALE * first[0][1]) for c in drawn)
+    # the solve's states when the sorts begin: the first search's, none of the draws'
+    assert sorting[0] == first[0][1]
+    # a quick solve passes draws=0 to the planner, a full one does not
+    seen: list[int] = []
+    plan = amber_pattern.plan_pattern
+
+    def planner_spy(*args: object, draws: int = amber_pattern.DRAWS, **kw: object) -> object:
+        seen.append(draws)
+        return plan(*args, draws=draws, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(amber_pattern, "plan_pattern", planner_spy)
+    monkeypatch.setattr(amber_patience_amber, "RACE", False)
+    assert solve(GAME.deal(9), time_limit=60, quick=True).status == "won"
+    assert solve(GAME.deal(9), time_limit=60).status == "won"
+    assert seen == [0, amber_pattern.DRAWS]

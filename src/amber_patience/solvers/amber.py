@@ -984,13 +984,15 @@ def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
 PATH_RACE_WEIGHT = {"path": 6.0, "path-52": 6.0}
 
 
-def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], Path | None]] | None:
+def races_for(game: AmberGame, board: _Board, quick: bool = False
+              ) -> dict[str, Callable[[_Budget], Path | None]] | None:
     """The plans to race on two cores, by name: each a run within a budget (``None``: no race, the layout's
     plans in turn). Forest of Arden: :func:`arden_races`. Path in Shadow (56 and 52 cards): its plans against
     the main plan searched with the weight of ``PATH_RACE_WEIGHT`` (greedier). Mount Kolvir: its planner's
     attempts, against the same in the other order. Pattern of Amber: its planner's
     portfolio of balance searches, against the same portfolio in another order with other seeds
-    (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race")."""
+    (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race"); ``quick`` (a quick hint): without
+    the planner's draws for length (:func:`_planner_kw`)."""
     if game.name == "arden" and ARDEN_PLAN == "chain":
         return {name: functools.partial(_plan, board, game, plans=plans)
                 for name, plans in arden_races(game, board).items()}
@@ -1004,9 +1006,17 @@ def races_for(game: AmberGame, board: _Board) -> dict[str, Callable[[_Budget], P
                 "other-order": functools.partial(plan_kolvir, board, game, attempts=ATTEMPTS[::-1])}
     if PLANNERS.get(game.name) == ("amber_pattern", "plan_pattern"):
         from .amber_pattern import RACE_PORTFOLIO, plan_pattern
-        return {"portfolio": functools.partial(plan_pattern, board, game),
-                "other-portfolio": functools.partial(plan_pattern, board, game, portfolio=RACE_PORTFOLIO)}
+        kw = _planner_kw(game, quick)
+        return {"portfolio": functools.partial(plan_pattern, board, game, **kw),
+                "other-portfolio": functools.partial(plan_pattern, board, game, portfolio=RACE_PORTFOLIO, **kw)}
     return None
+
+
+def _planner_kw(game: AmberGame, quick: bool) -> dict[str, Any]:
+    """The keywords of a layout's planner (:data:`PLANNERS`) for a solve: for a quick hint (``quick``), Pattern of
+    Amber's planner makes no draws for length (``amber_pattern.DRAWS``: they cost about twice its time to win, and a
+    hint needs only a winning line)."""
+    return {"draws": 0} if quick and PLANNERS.get(game.name) == ("amber_pattern", "plan_pattern") else {}
 
 
 #: Node cap of the quick first plan of Path in Shadow (rows as regions): it wins about half the
@@ -1435,8 +1445,9 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
 
     ``shorten_first`` (a quick hint, ``solvers.solve(quick=True)``): shorten only the first that many swaps of
     the path found (0: none), the rest as found (``stats["shortened_first"]``, and the swaps it replaced in
-    ``stats["found_first"]``); :func:`finish` shortens the path found whole afterwards, as without it.
-    None (the default): the whole path."""
+    ``stats["found_first"]``); :func:`finish` shortens the path found whole afterwards, as without it. A quick
+    solve of Pattern of Amber makes none of its planner's draws for length (:func:`_planner_kw`), so its line,
+    shortened whole, may be longer than a full solve's. None (the default): the whole path."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
@@ -1451,7 +1462,8 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     budget = _Budget(deadline, cap)
     planner = PLANNERS.get(position.game.name)
-    races = races_for(position.game, board) if can_race() else None
+    quick = shorten_first is not None
+    races = races_for(position.game, board, quick) if can_race() else None
     try:
         if races is not None:
             raced = _race(races, budget)
@@ -1460,15 +1472,15 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
                 stats["plan"] = raced[0]
         elif planner is not None:
             module, function = planner
-            path = getattr(importlib.import_module(f".{module}", __package__), function)(board, position.game,
-                                                                                          budget)
+            path = getattr(importlib.import_module(f".{module}", __package__), function)(
+                board, position.game, budget, **_planner_kw(position.game, quick))
         else:
             path = _plan(board, position.game, budget)
     except Unwinnable as proof:  # a plan looked at every position reachable: none is won
         stats.update(seconds=time.perf_counter() - t0, nodes=budget.used, difficulty=budget.used,
                      reason=proof.reason(), reachable=proof.reached)
         return Solution("lost", [], stats)
-    if path is not None and shorten_first is not None:
+    if path is not None and quick:
         head = path[:shorten_first]
         stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
         path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
@@ -1489,7 +1501,9 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
 
 def finish(position: Position, solution: Solution, *, time_limit: float | None = None) -> Solution:
     """A quick solution (``solve(shorten_first=...)``) made what :func:`solve` returns without it: the path
-    found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole."""
+    found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole. (On Pattern of
+    Amber the quick solve found its path without the draws for length, so this line may be longer than a full
+    solve's.)"""
     stats = dict(solution.stats)
     if "shortened_first" not in stats:
         return solution
