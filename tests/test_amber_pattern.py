@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -1489,8 +1490,8 @@ def test_the_draws_for_length_never_give_a_longer_plan_and_it_replays(number: in
 def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monkeypatch: pytest.MonkeyPatch
                                                                              ) -> None:
     """Deal 9's first setting gathers in a few hundred expansions: the draws (the same setting, merges costed, other
-    seeds) search within ``DRAW_NODES`` expansions in all, not counted in the solve's states; a quick solve (a hint)
-    calls the planner with no draws."""
+    seeds) search within ``DRAW_NODES`` expansions in all, after the first gathering is sorted, and neither their
+    searches nor their sorts count in the solve's states; a quick solve (a hint) calls the planner with no draws."""
     board = _Board(GAME.deal(9))
     calls: list[tuple[int, int, float]] = []
     real = amber_pattern.balance_search
@@ -1517,8 +1518,10 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     assert all(c[2] == amber_pattern.DRAW_MERGE_COST for c in drawn)
     assert sum(c[1] for c in drawn) <= amber_pattern.DRAW_NODES
     assert all(c[0] <= max(amber_pattern.DRAW_MIN, amber_pattern.DRAW_SCALE * first[0][1]) for c in drawn)
-    # the solve's states when the sorts begin: the first search's, none of the draws'
+    # the solve's states: the first search's and its sorts', none of the draws' (searches or sorts)
     assert sorting[0] == first[0][1]
+    alone = _Budget(None, 10_000)
+    assert amber_pattern.plan_pattern(board, GAME, alone, draws=0) is not None and alone.used == budget.used
     # a quick solve passes draws=0 to the planner, a full one does not
     seen: list[int] = []
     plan = amber_pattern.plan_pattern
@@ -1532,3 +1535,20 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     assert solve(GAME.deal(9), time_limit=60, quick=True).status == "won"
     assert solve(GAME.deal(9), time_limit=60).status == "won"
     assert seen == [0, amber_pattern.DRAWS]
+
+
+def test_a_deadline_reached_while_drawing_keeps_the_first_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draws come after the first gathering is sorted: when the solve's time runs out during them, the line of
+    the first win comes back (not ``None``), as without draws."""
+    board = _Board(GAME.deal(3))
+    plain = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000), draws=0)
+    real = amber_pattern._draws
+
+    def late(planner: PatternPlanner, budget: _Budget, *args: object) -> object:
+        assert budget.deadline is not None
+        time.sleep(max(0.0, budget.deadline - time.perf_counter()) + 0.01)
+        return real(planner, budget, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(amber_pattern, "_draws", late)
+    made = amber_pattern.plan_pattern(board, GAME, _Budget(time.perf_counter() + 5.0, 10_000))
+    assert made is not None and made == plain

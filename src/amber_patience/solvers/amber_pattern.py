@@ -1662,19 +1662,23 @@ DRY_EXPANSIONS = 100
 CLOSED_CAP = 50_000
 
 
-#: Draws for length (twentieth session): once a balance search has gathered, ``DRAWS`` more with its setting and
-#: new seeds (its seed + ``DRAW_SEED`` x 1, 2, ...), merges costed (``balance_search(..., merge_cost=
-#: DRAW_MERGE_COST)``), each of at most the first's expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``), at most
-#: ``DRAW_NODES`` expansions in all, on a budget of their own: the solve's states (its difficulty) count what it took
-#: to win, not the draws. Every gathering found is a candidate (and its :func:`regather`); the one of the least
-#: length + end bound is sorted first. Measured on deals 1-20 (``docs/solver-pattern.md``, "Twentieth session"):
-#: median length 2.86 -> 2.53 x the bound (one process, no race), median CPU a deal 0.27 -> 0.69 s.
+#: Draws for length (twentieth session): once a balance search has gathered and its gathering is sorted, ``DRAWS``
+#: more with its setting and new seeds (its seed + ``DRAW_SEED`` x 1, 2, ...), merges costed (``balance_search(...,
+#: merge_cost=DRAW_MERGE_COST)``), each of at most the first's expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``),
+#: at most ``DRAW_NODES`` expansions in all. Each gathering drawn (and its :func:`regather`) is sorted when its
+#: length + end bound is below the shortest line so far; the shortest is kept. The draws spend budgets of their own
+#: (their sorts ``DRAW_SORT_NODES`` states in all): the solve's states (its difficulty) count what it took to win;
+#: and as they come after the first win is sorted, a deadline reached while drawing costs no win. Measured
+#: (``docs/solver-pattern.md``, "Twentieth session"), deals 1-40, one process, no race: median length 2.82 -> 2.62 x
+#: the bound, median CPU a deal 0.24 -> 0.61 s (the merge-costed search in Python).
 DRAWS = 3
 DRAW_SEED = 7
 DRAW_MERGE_COST = 2.0
 DRAW_SCALE = 2.0
 DRAW_MIN = 100
 DRAW_NODES = 1500
+#: The states of the sorts of the gatherings drawn, in all (a sort of a gathered block takes tens to hundreds).
+DRAW_SORT_NODES = 5000
 
 
 def _draws(planner: PatternPlanner, budget: _Budget, imb: float, weight: float, seed: int, first: int, draws: int
@@ -1701,11 +1705,12 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
     Gather every card into its block (the balance searches of ``portfolio``, by default ``BALANCE_PORTFOLIO``,
-    in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`); then ``draws`` more
-    gatherings for length (:data:`DRAWS`: the winning setting again, merges costed); make each gathering again
+    in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`); make the gathering again
     with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off); then sort each block of the one
-    of the least length + end bound with only its own cells moving (the next too if that sort fails or comes out
-    longer than the next one's length and end bound)."""
+    of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
+    other's length and end bound: :func:`_sort_best`). Then ``draws`` more gatherings for length (:data:`DRAWS`:
+    the winning setting again, merges costed), each sorted the same way when it may come out shorter; the
+    shortest is kept."""
     planner: PatternPlanner | None = None
     looked = False
     for imb, weight, seed, cap in _attempts(portfolio):
@@ -1728,23 +1733,35 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
             gathered = guided_dive(planner, near, budget, seed)
         if gathered is None:
             continue
-        # the sorts sit at the bound: a gathering's length plus its end's bound is (nearly) the length after them
-        options: list[tuple[int, int, tuple[list[tuple[int, int]], bytes]]] = []
-        found = [(planner, gathered)]
-        if draws:
-            found += _draws(planner, budget, imb, weight, seed, sub.used, draws)
-        for i, (one, (path, at)) in enumerate(found):  # (of equal figures, the earlier; of a pair, the regathered)
-            options.append((len(path) + board.bound(at), 2 * i + 1, (path, at)))
-            again = regather(one, board.start, path) if POST_PASS else None
-            if again is not None:
-                options.append((len(again[0]) + board.bound(again[1]), 2 * i, again))
-        best: list[tuple[int, int]] | None = None
-        for least, _, (p, end) in sorted(options):
-            if best is not None and len(best) <= least:
-                break
-            done = _sort_blocks(planner, p, end, budget)
-            if done is not None and (best is None or len(done) < len(best)):
-                best = done
-        if best is not None:
-            return best
+        best = _sort_best(planner, gathered, budget)
+        if best is None:
+            continue
+        # the draws come after the first win is sorted: a deadline reached while drawing costs no win; their
+        # searches and sorts spend budgets of their own, not the solve's states
+        sorts = _Budget(budget.deadline, DRAW_SORT_NODES)
+        for one, drawn in _draws(planner, budget, imb, weight, seed, sub.used, draws):
+            best = _sort_best(one, drawn, sorts, best)
+        return best
     return None
+
+
+def _sort_best(planner: PatternPlanner, gathered: tuple[list[tuple[int, int]], bytes], budget: _Budget,
+               best: list[tuple[int, int]] | None = None) -> list[tuple[int, int]] | None:
+    """The shortest of ``best`` and the gathering ``gathered`` (found by ``planner``) with its blocks sorted, the
+    gathering made again first with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off): the one
+    of the two of the least length + end bound is sorted first, the other too only if that bound is below the
+    shortest so far (the sorts sit at the bound: a gathering's length plus its end's bound is (nearly) the length
+    after them, and never more). ``None`` when none is known and no sort succeeds."""
+    board = planner.board
+    path, at = gathered
+    options = [(len(path) + board.bound(at), 1, gathered)]
+    again = regather(planner, board.start, path) if POST_PASS else None
+    if again is not None:
+        options.append((len(again[0]) + board.bound(again[1]), 0, again))
+    for least, _, (p, end) in sorted(options):
+        if best is not None and len(best) <= least:
+            break
+        done = _sort_blocks(planner, p, end, budget)
+        if done is not None and (best is None or len(done) < len(best)):
+            best = done
+    return best
