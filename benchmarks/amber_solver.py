@@ -5,6 +5,7 @@
     python benchmarks/amber_solver.py --layouts arden --time-limit 0 --node-limit 60000   # load-independent
     python benchmarks/amber_solver.py --layouts arden --arden-plan groups ...              # another Arden plan
     python benchmarks/amber_solver.py --layouts arden --no-race ...       # Arden's plans in turn, on one core
+    python benchmarks/amber_solver.py --layouts pattern --pattern-draws 0  # Pattern without its draws for length
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
 Seconds are wall-clock (the time limit is too); ``cpu`` columns are CPU seconds of this process and
@@ -104,7 +105,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="Forest of Arden's plan (default: the solver's, amber.ARDEN_PLAN)")
     parser.add_argument("--no-race", action="store_true",
                         help="no race of plans on two cores (amber.RACE): Arden's plans one after the other")
+    parser.add_argument("--pattern-draws", type=int, default=None,
+                        help="Pattern of Amber's draws for length after its first win (default: the solver's, "
+                             "amber_pattern.DRAWS; 0: none)")
     args = parser.parse_args(argv)
+    if args.pattern_draws is not None:
+        if args.pattern_draws < 0:
+            parser.error("--pattern-draws must be 0 or more")
+        from amber_patience.solvers import amber_pattern
+        amber_pattern.DRAWS = args.pattern_draws
     if args.no_race:
         amber_solver.RACE = False
     if args.arden_plan:

@@ -1701,7 +1701,7 @@ def _draws(planner: PatternPlanner, budget: _Budget, imb: float, weight: float, 
 
 
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio | None = None,
-                 draws: int = DRAWS) -> list[tuple[int, int]] | None:
+                 draws: int | None = None) -> list[tuple[int, int]] | None:
     """The swaps (cell pairs) that win Pattern of Amber from ``board.start``, or ``None``.
 
     Gather every card into its block (the balance searches of ``portfolio``, by default ``BALANCE_PORTFOLIO``,
@@ -1709,8 +1709,8 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off); then sort each block of the one
     of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
     other's length and end bound: :func:`_sort_best`). Then ``draws`` more gatherings for length (:data:`DRAWS`:
-    the winning setting again, merges costed), each sorted the same way when it may come out shorter; the
-    shortest is kept."""
+    the winning setting again, merges costed; ``None``: ``DRAWS`` as it is when called), each sorted the same way
+    when it may come out shorter; the shortest is kept."""
     planner: PatternPlanner | None = None
     looked = False
     for imb, weight, seed, cap in _attempts(portfolio):
@@ -1739,7 +1739,7 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         # the draws come after the first win is sorted: a deadline reached while drawing costs no win; their
         # searches and sorts spend budgets of their own, not the solve's states
         sorts = _Budget(budget.deadline, DRAW_SORT_NODES)
-        for one, drawn in _draws(planner, budget, imb, weight, seed, sub.used, draws):
+        for one, drawn in _draws(planner, budget, imb, weight, seed, sub.used, DRAWS if draws is None else draws):
             best = _sort_best(one, drawn, sorts, best)
         return best
     return None
