@@ -470,6 +470,133 @@ def test_the_cores_balance_search_without_a_node_cap_gathers_as_python_does() ->
     assert found is not None and planner.out(found[1]) == 0
 
 
+def _merge_costed_runs(board: amber_solver._Board, seed: int, setting: tuple[float, float, int], nodes: int,
+                       merge_cost: float, ways: tuple[str, ...] = ("python", "loop", "core"), **pattern: Any
+                       ) -> dict[str, list[tuple[Any, ...]]]:
+    """``balance_search(..., merge_cost=...)`` in each of ``ways``: all in Python (``compiled.ON`` off), the Python
+    loop (``_balance_search_py``) with the core's docks and children, and the core's whole search
+    (``_balance_search_core``); each twice in a row on one planner (the second from the first one's caches): the
+    gathering or None, the nearest position, the expansions, the random state after, the dock cache and kind memo."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    python_search, core_search = ap._balance_search_py, ap._balance_search_core
+    calls: list[str] = []
+
+    def python(*args: Any) -> Any:
+        calls.append("python")
+        return python_search(*args)
+
+    def core(*args: Any) -> Any:
+        calls.append("core")
+        return core_search(*args)
+
+    def loop(planner: ap.PatternPlanner, start: bytes, movable: list[int], budget: amber_solver._Budget,
+             imbalance_weight: float, weight: float, cap: int, best: dict[str, object] | None,
+             merge_cost: float = 0.0) -> Any:
+        calls.append("loop")
+        return python_search(planner, start, movable, budget, imbalance_weight, weight, cap, best, False, merge_cost)
+
+    imbalance_weight, weight, cap = setting
+    runs = {}
+    for way, on, compiled_search in (("python", False, core), ("loop", True, loop), ("core", True, core)):
+        if way not in ways:
+            continue
+        planner = ap.PatternPlanner(board, get_game("pattern"), seed=seed)
+        calls.clear()
+        with _core(on, _balance_search_py=python, _balance_search_core=compiled_search, **pattern):
+            run = []
+            for _ in range(2):
+                budget = amber_solver._Budget(None, nodes)
+                near: dict[str, object] = {}
+                found = ap.balance_search(planner, board.start, budget, imbalance_weight, weight, cap, near,
+                                          merge_cost=merge_cost)
+                run.append((found, near, budget.used, planner.rng.getstate(), dict(planner._docks),
+                            dict(planner._kinds)))
+        assert calls == [way, way]  # each way ran the search it names
+        runs[way] = run
+    return runs
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=30),
+       seed=st.integers(min_value=1, max_value=10**6), merge_cost=st.sampled_from([1.0, 2.0, 4.0, 1.3]),
+       setting=st.sampled_from([(3.0, 2.0, 300), (2.0, 3.0, 300), (12.0, 1.0, 30), (0.0, 2.0, 5), (2.5, 1.7, 300)]),
+       nodes=st.sampled_from([1, 20, 150, 400]), docks=st.sampled_from([100, 1]))
+def test_the_cores_merge_costed_balance_search_is_the_python_one(number: int, steps: int, seed: int,
+                                                                 merge_cost: float, setting: tuple[float, float, int],
+                                                                 nodes: int, docks: int) -> None:
+    """Pattern of Amber's balance search with merges costed (``balance_search(..., merge_cost=...)``: the docked
+    children dearer than weighed put back on the heap, the path costs and bounds) by the core and in Python, as
+    :func:`_merge_costed_runs`: the same gathering or None, nearest position, expansions, random numbers drawn, dock
+    cache and kind memo, all three ways. ``docks``: ``BALANCE_DOCKS`` (1 makes the limit bite). A merge cost of 1.3
+    and weights 2.5 and 1.7 make keys that are not whole numbers, where the order of the float operations shows."""
+    board = amber_solver._Board(_random_play(get_game("pattern").deal(number), steps, number))
+    runs = _merge_costed_runs(board, seed, setting, nodes, merge_cost, BALANCE_DOCKS=docks)
+    assert runs["python"] == runs["loop"] == runs["core"]
+    assert runs["core"][0][2] > 0 and runs["core"][0][4]  # it expanded and docked
+
+
+@pytest.mark.parametrize(("number", "merge_cost", "seed", "ends"), [
+    (1, 1.0, 1, "gathered"), (3, 2.0, 2, "gathered"), (5, 4.0, 1, "gathered"), (7, 2.0, 2, "budget"),
+    (9, 2.0, 2, "gathered"), (11, 1.0, 2, "docks")])
+def test_the_cores_merge_costed_balance_search_is_the_python_one_on_fresh_deals(number: int, merge_cost: float,
+                                                                                seed: int, ends: str) -> None:
+    """The same, from fresh deals with a budget of 400 expansions: searches that gather, that use up the budget and
+    that give up their docks first (``BALANCE_DOCKS`` x the budget; measured), alike; and merges costed change the
+    search (not the same answer and nearest position as without)."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    board = amber_solver._Board(get_game("pattern").deal(number))
+    runs = _merge_costed_runs(board, seed, (3.0, 2.0, 300), 400, merge_cost)
+    assert runs["python"] == runs["loop"] == runs["core"]
+    found, near, used = runs["core"][0][:3]
+    assert ends == ("gathered" if found is not None else "budget" if used == 400 else "docks")
+    planner = ap.PatternPlanner(board, get_game("pattern"), seed=seed)
+    plain: dict[str, object] = {}
+    assert (ap.balance_search(planner, board.start, amber_solver._Budget(None, 400), 3.0, 2.0, best=plain),
+            plain) != (found, near)
+
+
+@pytest.mark.parametrize(("number", "seed", "imbalance_weight", "weight"), [
+    (1, 1, 3.0, 2.0), (8, 2, 1.3, 2.9), (20, 1, 3.0, 2.0), (21, 1, 2.5, 1.7)])
+def test_the_cores_merge_costed_keys_are_pythons_floats(number: int, seed: int, imbalance_weight: float,
+                                                         weight: float) -> None:
+    """A merge cost of 0.7 (and weights that are not whole numbers): keys and path costs that are not whole, so
+    that another order of the float operations, in a node's cost (``(cost + 1) + merge_cost x merges``) or in a
+    child's key (``(1 + weight x h) + cost``), rounds differently and changes the search. Measured: each of these
+    searches is changed by one of those two (and the Python loop with the core's children, which makes the same
+    keys, is the reference: quicker than all in Python)."""
+    board = amber_solver._Board(get_game("pattern").deal(number))
+    runs = _merge_costed_runs(board, seed, (imbalance_weight, weight, 300), 400, 0.7, ("loop", "core"))
+    assert runs["loop"] == runs["core"]
+
+
+def test_the_cores_balance_search_takes_the_old_limits_and_wants_goal_cells_for_a_merge_cost() -> None:
+    """The core's ``balance_search`` with the thirteen limits of before (no merge cost) searches as with a merge cost
+    of 0 and the goal cells; a merge cost without the goal cells, or with goal cells out of range, is refused."""
+    from amber_patience.solvers import amber_pattern as ap
+
+    assert compiled.native is not None
+    game = get_game("pattern")
+    board = amber_solver._Board(game.deal(4))
+    movable = bytes(x for x in range(board.n) if board.start.index(x) not in board.frozen)
+    limits = (2.0, 3.0, ap.KIND_CAP, 300, ap.BALANCE_END_CAP, ap.BALANCE_END_OUT, ap.BALANCE_REPEATS,
+              ap.DOCK_PROOF_AFTER, ap.DOCKS_CACHE, 2000, 20, 0, None)
+    answers = []
+    for extra in ((), (0.0, bytes(board.target))):
+        planner = ap.PatternPlanner(board, game, seed=3)
+        answers.append(compiled.native.balance_search(
+            planner._core_exchanger, planner._docks, planner._core_cards, movable, planner._kinds, board.start,
+            limits + extra, planner.rng.getstate()[1]))
+    assert answers[0] == answers[1] and answers[0][4] == 20
+    planner = ap.PatternPlanner(board, game, seed=3)
+    args = (planner._core_exchanger, planner._docks, planner._core_cards, movable, planner._kinds, board.start)
+    with pytest.raises(TypeError, match="goal cells"):
+        compiled.native.balance_search(*args, limits + (2.0,), planner.rng.getstate()[1])
+    with pytest.raises(ValueError, match="out of range"):
+        compiled.native.balance_search(*args, limits + (2.0, bytes([board.n]) * board.n), planner.rng.getstate()[1])
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(number=st.integers(min_value=1, max_value=10**6), steps=st.integers(min_value=0, max_value=40),
        seed=st.integers(min_value=0, max_value=10**6))

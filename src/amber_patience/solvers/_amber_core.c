@@ -3233,10 +3233,11 @@ static double potential_of(const BalanceCards *c, Potentials *memo, int k, uint3
     return value;
 }
 
-/* a child of the balance search, as the Python tuple (key, random tie-break, parent node, card f, card g) */
+/* a child of the balance search, as the Python tuple (key, random tie-break, parent node, card f, card g); with a
+ * merge cost, ``again`` is 1 + its entry among the docked children put back on the heap (0: not docked yet) */
 typedef struct {
     double key, tie;
-    int32_t parent;
+    int32_t parent, again;
     uint8_t f, g;
 } BalanceKid;
 
@@ -3316,7 +3317,7 @@ static int balance_kids(const BalanceCards *c, Potentials *memo_pot, const uint8
                     h = total - pots[kf] - pots[kg] + potential_of(c, memo_pot, kf, mf) +
                         potential_of(c, memo_pot, kg, mg);
                 h += imbalance_weight * imbalance_after_c(transport, imb, a, b, hf, hg);
-                BalanceKid kid = {(double)(depth + 1) + weight * h, twister_random(rng), idx, (uint8_t)f,
+                BalanceKid kid = {(double)(depth + 1) + weight * h, twister_random(rng), idx, 0, (uint8_t)f,
                                   (uint8_t)g};
                 if (emit(arg, &kid)) return -1;
             }
@@ -3398,6 +3399,33 @@ static int kid_to_heap(void *heap, const BalanceKid *kid) {
         return -1;
     }
     return 0;
+}
+
+/* kid_to_heap with a merge cost: the children weighed from depth 0 and the node's path cost added to each key, as
+ * the Python ``k + cost`` */
+typedef struct {
+    KidHeap *heap;
+    double cost;
+} CostedKids;
+
+static int kid_to_heap_costed(void *arg, const BalanceKid *kid) {
+    const CostedKids *to = arg;
+    BalanceKid costed = *kid;
+    costed.key = kid->key + to->cost;
+    return kid_to_heap(to->heap, &costed);
+}
+
+/* _Board.bound: the cells minus the cycles of the permutation taking ``at`` to its goal (``target``: the goal cell of
+ * every card) */
+static int perm_bound(const uint8_t *at, const uint8_t *target, int n) {
+    uint8_t in[256] = {0};
+    int cycles = 0;
+    for (int i = 0; i < n; i++) {
+        if (in[i]) continue;
+        cycles++;
+        for (int j = i; !in[j]; j = target[at[j]]) in[j] = 1;
+    }
+    return n - cycles;
 }
 
 /* byte strings of one length, each kept once, with a count (open addressing over their numbers) */
@@ -3488,17 +3516,28 @@ static int32_t *byteset_count(ByteSet *s, const uint8_t *key, int add, int *fail
 }
 
 /* the balance search's nodes: each a position (in ``at`` of the ByteSet of positions, by the same number), its
- * parent, its depth, its cards out, and its swaps from the parent (pairs of cells in ``swaps``) */
+ * parent, its depth, its cards out, and its swaps from the parent (pairs of cells in ``swaps``); with a merge cost,
+ * its path cost and its bound too (the Python ``costs`` and ``bounds``) */
 typedef struct {
-    int32_t parent, depth, out;
+    int32_t parent, depth, out, bound;
     size_t first, count;
+    double cost;
 } BalanceNode;
+
+/* a docked child put back on the heap (a merge cost; the Python ``docked``): its swaps (in the store's ``swaps``,
+ * kept aside so that it is docked once) and its merges */
+typedef struct {
+    size_t first, count;
+    int merges;
+} BalanceAside;
 
 typedef struct {
     BalanceNode *nodes;
     size_t len, cap;
     uint8_t *swaps;
     size_t nswaps, capswaps;
+    BalanceAside *aside;
+    size_t naside, capaside;
 } BalanceStore;
 
 static int store_add(BalanceStore *s, BalanceNode node) {
@@ -3527,6 +3566,19 @@ static int store_swap(BalanceStore *s, int p, int q) {
     return 0;
 }
 
+/* a docked child kept aside: its number + 1 (its ``again``), or 0 out of memory */
+static int32_t store_aside(BalanceStore *s, BalanceAside kept) {
+    if (s->naside == s->capaside) {
+        size_t cap = s->capaside ? s->capaside * 2 : 1024;
+        BalanceAside *aside = realloc(s->aside, cap * sizeof(BalanceAside));
+        if (!aside) return 0;
+        s->aside = aside;
+        s->capaside = cap;
+    }
+    s->aside[s->naside++] = kept;
+    return (int32_t)s->naside;
+}
+
 /* amber_pattern._trace: the swaps from the first node to node ``idx``, a list of (cell, cell) */
 static PyObject *store_trace(const BalanceStore *s, int32_t idx) {
     size_t total = 0;
@@ -3551,8 +3603,9 @@ PyDoc_STRVAR(balance_search_doc,
 "    -> (path or None, end or None, nearest at, nearest path, expansions, twister)\n\n"
 "amber_pattern.balance_search, compiled (a whole lam, docked): limits is (weight, imbalance_weight, kind_cap, cap,\n"
 "end_cap, end_out, repeats, proof_after, clear_above, dock_limit or None, node cap or None, nodes used, deadline\n"
-"or None); the docks with their cache as cached_dock, the children as balance_children, the planner's random\n"
-"numbers from twister (random.getstate()[1], returned advanced).");
+"or None[, merge_cost, target]); the docks with their cache as cached_dock, the children as balance_children, the\n"
+"planner's random numbers from twister (random.getstate()[1], returned advanced). A merge_cost other than 0 counts\n"
+"merges in the path cost (_balance_search_py's merge_cost); target is then the goal cell of every card (bytes).");
 
 static PyObject *balance_search(PyObject *self, PyObject *args) {
     PyObject *ex_o, *docks, *cards, *movable_o, *memo, *start_o, *limits, *twister_o;
@@ -3564,10 +3617,13 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
     long long kind_cap, used;
     int cap, end_cap, end_out, repeats, proof_after;
     Py_ssize_t clear_above;
-    PyObject *dock_limit_o, *node_cap_o, *deadline_o;
-    if (!PyArg_ParseTuple(limits, "ddLiiiiinOOLO", &weight, &imbalance_weight, &kind_cap, &cap, &end_cap, &end_out,
-                          &repeats, &proof_after, &clear_above, &dock_limit_o, &node_cap_o, &used, &deadline_o))
+    PyObject *dock_limit_o, *node_cap_o, *deadline_o, *target_o = NULL;
+    double merge_cost = 0.0;
+    if (!PyArg_ParseTuple(limits, "ddLiiiiinOOLO|dO", &weight, &imbalance_weight, &kind_cap, &cap, &end_cap, &end_out,
+                          &repeats, &proof_after, &clear_above, &dock_limit_o, &node_cap_o, &used, &deadline_o,
+                          &merge_cost, &target_o))
         return NULL;
+    int costed = merge_cost != 0.0;
     long long dock_limit = -1, node_cap = -1;
     double deadline = 0.0;
     int timed = deadline_o != Py_None;
@@ -3586,6 +3642,20 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (bytes_arg(start_o, "start", n, &start)) return NULL;
+    /* with a merge cost, the goal cell of every card (for the bounds): a permutation's tables in range */
+    const uint8_t *target = NULL;
+    if (costed) {
+        if (!target_o) {
+            PyErr_SetString(PyExc_TypeError, "_amber_core.balance_search: a merge cost needs the cards' goal cells");
+            return NULL;
+        }
+        if (bytes_arg(target_o, "target", n, &target)) return NULL;
+        for (int x = 0; x < n; x++)
+            if (target[x] >= n || start[x] >= n) {
+                PyErr_SetString(PyExc_ValueError, "_amber_core.balance_search: a goal cell or a card is out of range");
+                return NULL;
+            }
+    }
     ByteSet seen, sets_seen;
     BalanceStore store = {0};
     KidHeap heap = {NULL, 0, 0};
@@ -3595,9 +3665,10 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
     int failed = byteset_init(&seen, n) | byteset_init(&sets_seen, n) | !pots, error = 0;
     if (failed) goto done;
     memset(pots->kind, -1, sizeof pots->kind);
-    /* the first node: the start, at depth 0 */
-    if (store_add(&store, (BalanceNode){-1, 0, n, 0, 0}) || !byteset_count(&seen, start, 1, &failed) ||
-        KidHeap_push(&heap, (BalanceKid){0.0, 0.0, -1, 255, 255})) {
+    /* the first node: the start, at depth 0 and cost 0 */
+    BalanceNode first_node = {.parent = -1, .out = n, .bound = costed ? perm_bound(start, target, n) : 0};
+    if (store_add(&store, first_node) || !byteset_count(&seen, start, 1, &failed) ||
+        KidHeap_push(&heap, (BalanceKid){0.0, 0.0, -1, 0, 255, 255})) {
         failed = 1;
         goto done;
     }
@@ -3611,23 +3682,65 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
         if (e.parent < 0) {
             idx = 0;
         } else {
-            if (dock_limit >= 0 && docked > dock_limit) break;
-            docked++;
-            const BalanceNode *parent = &store.nodes[e.parent];
-            int done_ = ex_exchange(ex, docks, seen.keys + (size_t)e.parent * n, e.f, e.g,
-                                    parent->out <= end_out ? end_cap : cap, proof_after, clear_above, end);
-            if (done_ < 0) {
-                error = 1;
-                goto done;
+            const BalanceNode parent = store.nodes[e.parent];
+            int merges = 0, fresh = !e.again;
+            size_t first = 0, count = 0;
+            if (e.again) {
+                /* docked before and put back on the heap: its swaps kept aside, its position the parent's after them */
+                const BalanceAside *kept = &store.aside[e.again - 1];
+                first = kept->first;
+                count = kept->count;
+                merges = kept->merges;
+                memcpy(end, seen.keys + (size_t)e.parent * n, n);
+                for (size_t s = first; s < first + count; s++) {
+                    const uint8_t *pair = store.swaps + 2 * s;
+                    uint8_t moved = end[pair[0]];
+                    end[pair[0]] = end[pair[1]];
+                    end[pair[1]] = moved;
+                }
+            } else {
+                if (dock_limit >= 0 && docked > dock_limit) break;
+                docked++;
+                int done_ = ex_exchange(ex, docks, seen.keys + (size_t)e.parent * n, e.f, e.g,
+                                        parent.out <= end_out ? end_cap : cap, proof_after, clear_above, end);
+                if (done_ < 0) {
+                    error = 1;
+                    goto done;
+                }
+                if (!done_) continue;
+                if (costed) {
+                    /* the merges of its swaps (Python's floor division), known now that it is docked */
+                    int rise = (int)ex->nswaps + perm_bound(end, target, n) - parent.bound;
+                    merges = (rise - (rise < 0)) / 2;
+                    if (merges && !byteset_count(&seen, end, 0, &failed)) {
+                        /* dearer than it was weighed: back on the heap, its swaps kept aside */
+                        size_t from = store.nswaps;
+                        for (size_t s = 0; s < ex->nswaps && !failed; s++)
+                            failed = store_swap(&store, ex->swaps[s][0], ex->swaps[s][1]);
+                        int32_t again = failed ? 0 : store_aside(&store, (BalanceAside){from, ex->nswaps, merges});
+                        if (!again || KidHeap_push(&heap, (BalanceKid){e.key + merge_cost * merges, e.tie, e.parent,
+                                                                      again, e.f, e.g})) {
+                            failed = 1;
+                            goto done;
+                        }
+                        continue;
+                    }
+                }
             }
-            if (!done_ || byteset_count(&seen, end, 0, &failed)) continue;
-            size_t first = store.nswaps;
-            for (size_t s = 0; s < ex->nswaps && !failed; s++)
-                failed = store_swap(&store, ex->swaps[s][0], ex->swaps[s][1]);
-            if (failed ||
-                store_add(&store, (BalanceNode){e.parent, store.nodes[e.parent].depth + 1, n, first,
-                                                store.nswaps - first}) ||
-                !byteset_count(&seen, end, 1, &failed)) {
+            if (byteset_count(&seen, end, 0, &failed)) continue;
+            if (fresh) {
+                first = store.nswaps;
+                for (size_t s = 0; s < ex->nswaps && !failed; s++)
+                    failed = store_swap(&store, ex->swaps[s][0], ex->swaps[s][1]);
+                count = store.nswaps - first;
+            }
+            BalanceNode node = {.parent = e.parent, .depth = parent.depth + 1, .out = n, .first = first,
+                                .count = count};
+            if (costed) {
+                node.cost = parent.cost + 1 + merge_cost * merges;
+                node.bound = parent.bound - (int)count + 2 * merges;
+            }
+            if (failed || store_add(&store, node) || !byteset_count(&seen, end, 1, &failed)) {
                 failed = 1;
                 goto done;
             }
@@ -3661,8 +3774,12 @@ static PyObject *balance_search(PyObject *self, PyObject *args) {
                 goto done;
             }
         }
-        if (balance_kids(&c, pots, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight, imbalance_weight, &rng,
-                         kid_to_heap, &heap)) {
+        /* with a merge cost the children are weighed from depth 0 and the node's cost added */
+        CostedKids to = {&heap, store.nodes[idx].cost};
+        if (costed ? balance_kids(&c, pots, loc, memo, kind_cap, 0, idx, weight, imbalance_weight, &rng,
+                                  kid_to_heap_costed, &to)
+                   : balance_kids(&c, pots, loc, memo, kind_cap, store.nodes[idx].depth, idx, weight,
+                                  imbalance_weight, &rng, kid_to_heap, &heap)) {
             error = 1;
             goto done;
         }
@@ -3691,6 +3808,7 @@ done:
     free(pots);
     free(store.nodes);
     free(store.swaps);
+    free(store.aside);
     free(heap.e);
     return result;
 }

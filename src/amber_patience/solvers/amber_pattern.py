@@ -34,8 +34,8 @@ that came before. In short:
 * **The late attempt** (:func:`guided_dive`, only past ``LATE_AFTER`` states): a stalled attempt near the goal
   is followed by a dive that docks, in turn, the exchanges of a plan made at the level of sets alone.
 
-**Compiled.** The balance search whole (:func:`_balance_search_py`: its loop, :func:`dock_exchange`,
-:meth:`PatternPlanner.dock` with its cache, :meth:`PatternPlanner._never_docks`, the children
+**Compiled.** The balance search whole (:func:`_balance_search_py`: its loop, merges costed or not,
+:func:`dock_exchange`, :meth:`PatternPlanner.dock` with its cache, :meth:`PatternPlanner._never_docks`, the children
 :func:`_balance_children_py`), the kind search (:func:`_kind_search_py`) and the regathering's dock that counts merges
 (:meth:`PatternPlanner._merge_search_py`) run in C when the core is built (:mod:`.compiled`): the same searches,
 checked against these Python references by ``tests/test_amber_core.py``.
@@ -1148,17 +1148,16 @@ def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbal
     once), so the search expands positions in the order of their real cost. :func:`plan_pattern`'s draws for
     length use it (``DRAW_MERGE_COST``); 0 (the default) is the search above.
 
-    Compiled (``_amber_core.balance_search``, :func:`_balance_search_core`) unless ``sets_only``, ``merge_cost``
-    or ``lam`` is not whole; :func:`_balance_search_py` is the reference (with ``merge_cost``, the search itself:
-    its loop in Python, its children and docks by the core when it is on)."""
+    Compiled (``_amber_core.balance_search``, :func:`_balance_search_core`, with ``merge_cost`` too) unless
+    ``sets_only`` or ``lam`` is not whole; :func:`_balance_search_py` is the reference."""
     if sets_only and merge_cost:
         raise ValueError("merge_cost needs real positions: a search at the level of sets has no merges")
     board = planner.board
     fixed = {board.start[c] for c in board.frozen} | {start[c] for c in board.frozen}
     movable = [x for x in range(board.n) if x not in fixed]
     # the compiled search takes a whole ``lam`` only (the sums of :func:`_balance_children_py`)
-    if compiled.ON and float(planner.lam).is_integer() and not sets_only and not merge_cost:
-        return _balance_search_core(planner, start, movable, budget, imbalance_weight, weight, cap, best)
+    if compiled.ON and float(planner.lam).is_integer() and not sets_only:
+        return _balance_search_core(planner, start, movable, budget, imbalance_weight, weight, cap, best, merge_cost)
     return _balance_search_py(planner, start, movable, budget, imbalance_weight, weight, cap, best, sets_only,
                               merge_cost)
 
@@ -1322,16 +1321,19 @@ def _balance_children_py(planner: PatternPlanner, loc: bytes, movable: Sequence[
 
 
 def _balance_search_core(planner: PatternPlanner, start: bytes, movable: Sequence[int], budget: _Budget,
-                         imbalance_weight: float, weight: float, cap: int, best: dict[str, object] | None
-                         ) -> tuple[list[tuple[int, int]], bytes] | None:
+                         imbalance_weight: float, weight: float, cap: int, best: dict[str, object] | None,
+                         merge_cost: float = 0.0) -> tuple[list[tuple[int, int]], bytes] | None:
     """:func:`balance_search` by the compiled core (``_amber_core.balance_search``), for a whole ``lam`` and docked:
     the same expansions in the same order, the same answer and nearest position, the same budget used, the same
     random numbers drawn from the planner's ``rng``, and the same docks and kind answers written to its caches (the
-    core's docks are :meth:`PatternPlanner.dock`'s, its children :func:`_balance_children_py`'s)."""
+    core's docks are :meth:`PatternPlanner.dock`'s, its children :func:`_balance_children_py`'s). With ``merge_cost``
+    the core counts merges as :func:`_balance_search_py` does (the same floats: the bounds from each card's goal
+    cell, ``board.target``)."""
     assert compiled.native is not None, "the compiled core is not built"
     dock_limit = None if budget.cap is None else BALANCE_DOCKS * budget.left(1 << 30)
     limits = (float(weight), float(imbalance_weight), KIND_CAP, cap, BALANCE_END_CAP, BALANCE_END_OUT,
-              BALANCE_REPEATS, DOCK_PROOF_AFTER, DOCKS_CACHE, dock_limit, budget.cap, budget.used, budget.deadline)
+              BALANCE_REPEATS, DOCK_PROOF_AFTER, DOCKS_CACHE, dock_limit, budget.cap, budget.used, budget.deadline,
+              float(merge_cost), bytes(planner.board.target))
     version, state, gauss = planner.rng.getstate()
     path, end, near_at, near_path, used, state = compiled.native.balance_search(
         planner._core_exchanger, planner._docks, planner._core_cards, bytes(movable), planner._kinds, bytes(start),
