@@ -1493,12 +1493,13 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     seeds) search within ``DRAW_NODES`` expansions in all, after the first gathering is sorted, and neither their
     searches nor their sorts count in the solve's states; a quick solve (a hint) calls the planner with no draws."""
     board = _Board(GAME.deal(9))
-    calls: list[tuple[int, int, float]] = []
+    calls: list[tuple[int, int, float, tuple[object, ...]]] = []
     real = amber_pattern.balance_search
 
     def spy(planner: PatternPlanner, start: bytes, budget: _Budget, *args: object, **kw: object) -> object:
         result = real(planner, start, budget, *args, **kw)  # type: ignore[arg-type]
-        calls.append((budget.cap or 0, budget.used, float(kw.get("merge_cost", 0.0))))  # type: ignore[arg-type]
+        calls.append((budget.cap or 0, budget.used, float(kw.get("merge_cost", 0.0)),  # type: ignore[arg-type]
+                      tuple(args[:2])))
         return result
 
     monkeypatch.setattr(amber_pattern, "balance_search", spy)
@@ -1516,6 +1517,9 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     drawn = [c for c in calls if c[2]]
     assert len(first) == 1 and first[0][1] < 400 and len(drawn) == amber_pattern.DRAWS
     assert all(c[2] == amber_pattern.DRAW_MERGE_COST for c in drawn)
+    # the odd draws with the first's setting, the even ones with the portfolio's second, third, ... settings
+    settings = [(imb, weight) for imb, weight, _, _ in BALANCE_PORTFOLIO]
+    assert [c[3] for c in drawn] == [first[0][3], settings[1], first[0][3], settings[2], first[0][3]][:len(drawn)]
     assert sum(c[1] for c in drawn) <= amber_pattern.DRAW_NODES
     assert all(c[0] <= max(amber_pattern.DRAW_MIN, amber_pattern.DRAW_SCALE * first[0][1]) for c in drawn)
     # the solve's states: the first search's and its sorts', none of the draws' (searches or sorts)

@@ -1665,35 +1665,39 @@ CLOSED_CAP = 50_000
 
 
 #: Draws for length (twentieth session): once a balance search has gathered and its gathering is sorted, ``DRAWS``
-#: more with its setting and new seeds (its seed + ``DRAW_SEED`` x 1, 2, ...), merges costed (``balance_search(...,
-#: merge_cost=DRAW_MERGE_COST)``), each of at most the first's expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``),
-#: at most ``DRAW_NODES`` expansions in all. Each gathering drawn (and its :func:`regather`) is sorted when its
-#: length + end bound is below the shortest line so far; the shortest is kept. The draws spend budgets of their own
-#: (their sorts ``DRAW_SORT_NODES`` states in all): the solve's states (its difficulty) count what it took to win;
-#: and as they come after the first win is sorted, a deadline reached while drawing costs no win. Measured
-#: (``docs/solver-pattern.md``, "Twentieth session"), deals 1-40, one process, no race: median length 2.82 -> 2.62 x
-#: the bound, median CPU a deal 0.24 -> 0.61 s (the merge-costed search in Python).
-DRAWS = 3
+#: more, merges costed (``balance_search(..., merge_cost=DRAW_MERGE_COST)``), with new seeds (its seed +
+#: ``DRAW_SEED`` x 1, 2, ...): the odd ones with its setting, the even ones with the portfolio's settings in turn
+#: from the second (the 2nd draw the portfolio's 2nd setting, the 4th its 3rd, ...); each of at most the first's
+#: expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``), at most ``DRAW_NODES`` expansions in all. Each gathering
+#: drawn (and its :func:`regather`) is sorted when its length + end bound is below the shortest line so far; the
+#: shortest is kept. The draws spend budgets of their own (their sorts ``DRAW_SORT_NODES`` states in all): the
+#: solve's states (its difficulty) count what it took to win; and as they come after the first win is sorted, a
+#: deadline reached while drawing costs no win. Measured (``docs/solver-pattern.md``, "Twentieth session"), deals
+#: 1-40, one process, no race, whole solves with the shortening: median length 2.82 -> 2.58 x the bound (mean 2.89
+#: -> 2.57), median CPU a deal 0.29 -> 0.59 s.
+DRAWS = 5
 DRAW_SEED = 7
 DRAW_MERGE_COST = 2.0
 DRAW_SCALE = 2.0
 DRAW_MIN = 100
-DRAW_NODES = 1500
+DRAW_NODES = 2500
 #: The states of the sorts of the gatherings drawn, in all (a sort of a gathered block takes tens to hundreds).
 DRAW_SORT_NODES = 5000
 
 
-def _draws(planner: PatternPlanner, budget: _Budget, imb: float, weight: float, seed: int, first: int, draws: int
+def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float], seed: int, first: int,
+           draws: int, others: Sequence[tuple[float, float]]
            ) -> Iterator[tuple[PatternPlanner, tuple[list[tuple[int, int]], bytes]]]:
     """The gatherings of :func:`plan_pattern`'s draws for length (``DRAWS``), with the planner of each: balance
-    searches with merges costed after a first one (setting ``imb``, ``weight``, ``seed``) gathered in ``first``
-    expansions, within ``budget``'s deadline."""
+    searches with merges costed after a first one (``setting``: imbalance weight, weight; ``seed``) gathered in
+    ``first`` expansions, the even draws with the settings ``others`` in turn, within ``budget``'s deadline."""
     board = planner.board
     spent = 0
     for k in range(1, draws + 1):
         cap = min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
         if cap <= 0:
             return
+        imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
         sub = _Budget(budget.deadline, cap)
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
         found = balance_search(planner, board.start, sub, imb, weight, merge_cost=DRAW_MERGE_COST)
@@ -1711,8 +1715,8 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off); then sort each block of the one
     of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
     other's length and end bound: :func:`_sort_best`). Then ``draws`` more gatherings for length (:data:`DRAWS`:
-    the winning setting again, merges costed; ``None``: ``DRAWS`` as it is when called), each sorted the same way
-    when it may come out shorter; the shortest is kept."""
+    the winning setting and the portfolio's others, merges costed; ``None``: ``DRAWS`` as it is when called), each
+    sorted the same way when it may come out shorter; the shortest is kept."""
     planner: PatternPlanner | None = None
     looked = False
     for imb, weight, seed, cap in _attempts(portfolio):
@@ -1741,7 +1745,9 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
         # the draws come after the first win is sorted: a deadline reached while drawing costs no win; their
         # searches and sorts spend budgets of their own, not the solve's states
         sorts = _Budget(budget.deadline, DRAW_SORT_NODES)
-        for one, drawn in _draws(planner, budget, imb, weight, seed, sub.used, DRAWS if draws is None else draws):
+        others = [(i, w) for i, w, _, _ in (BALANCE_PORTFOLIO if portfolio is None else portfolio)]
+        for one, drawn in _draws(planner, budget, (imb, weight), seed, sub.used, DRAWS if draws is None else draws,
+                                 others):
             best = _sort_best(one, drawn, sorts, best)
         return best
     return None
