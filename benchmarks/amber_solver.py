@@ -26,7 +26,7 @@ import time
 from amber_patience.games import get_game
 from amber_patience.games.amber import GAMES
 from amber_patience.solvers import amber as amber_solver
-from amber_patience.solvers import cpu_seconds, solve
+from amber_patience.solvers import amber_pattern, cpu_seconds, solve
 from machine import machine_line
 
 
@@ -112,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.pattern_draws is not None:
         if args.pattern_draws < 0:
             parser.error("--pattern-draws must be 0 or more")
-        from amber_patience.solvers import amber_pattern
         amber_pattern.DRAWS = args.pattern_draws
     if args.no_race:
         amber_solver.RACE = False
