@@ -108,7 +108,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pattern-draws", type=int, default=None,
                         help="Pattern of Amber's draws for length after its first win (default: the solver's, "
                              "amber_pattern.DRAWS; 0: none)")
+    parser.add_argument("--race-wait", type=float, default=None, metavar="FACTOR",
+                        help="how long the race waits for a shorter line after the first win, in times the first's "
+                             "seconds (default: the solver's, amber.RACE_WAIT_FACTOR; a negative value: no wait, the "
+                             "first win kept and shortened after the race, amber.RACE_FOR_LENGTH off)")
     args = parser.parse_args(argv)
+    if args.race_wait is not None:
+        if args.race_wait < 0:
+            amber_solver.RACE_FOR_LENGTH = False
+        else:
+            amber_solver.RACE_WAIT_FACTOR = args.race_wait
     if args.pattern_draws is not None:
         if args.pattern_draws < 0:
             parser.error("--pattern-draws must be 0 or more")

@@ -137,10 +137,11 @@ def test_a_raced_solve_wins_and_names_its_plan(number: int) -> None:
     assert alone.status == "won" and "plan" not in alone.stats
     game = position.game
     board = _Board(position)
-    plans = amber_solver.arden_races(game, board)
+    name = raced.stats["plan"]
     budget = _Budget(None, 60000)
-    # the winner's path is the very path of its plans run alone, here in this process
-    found = amber_solver._plan(board, game, budget, plans=plans[raced.stats["plan"]])
+    # the winner's path is the very path of its plans and draws run alone, here in this process
+    found = amber_solver._plan_drawn(board, game, amber_solver.arden_races(game, board)[name],
+                                     amber_solver.arden_draws(game, board)[name], budget)
     assert found is not None and raced.stats["found_length"] == len(found)
 
 
@@ -298,3 +299,90 @@ def test_a_racer_that_answers_within_the_grace_is_heard() -> None:
     budget = _Budget(time.perf_counter() + 0.1, None)  # the answer comes after the deadline, within RACE_GRACE
     assert _race({"late": _sleep_then(0.6, [(7, 8)], used=3)}, budget) == ("late", [(7, 8)])
     assert budget.used == 3
+
+
+def test_a_race_for_length_waits_for_a_shorter_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_MIN", 2.0)
+    budget = _Budget(None, 1000)
+    long, short = [(1, 2)] * 5, [(3, 4)] * 2
+    result = _race({"first": _sleep_then(0.1, long, used=7), "shorter": _sleep_then(0.6, short, used=9)}, budget,
+                   length=len)
+    assert result == ("shorter", short)
+    assert budget.used == 7  # the first win's states: the difficulty figure does not depend on the wait
+
+
+def test_a_race_for_length_waits_only_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_MIN", 0.2)
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_FACTOR", 1.0)
+    queue = multiprocessing.get_context("fork").Queue()
+    started = time.perf_counter()
+    late = _report_pid(60, queue)
+    result = _race({"first": _sleep_then(0.1, [(1, 2)] * 5, used=3), "late": late}, _Budget(None, 1000), length=len)
+    assert time.perf_counter() - started < 30  # not the late plan's 60 s
+    assert result == ("first", [(1, 2)] * 5)
+    assert not _alive(queue.get(timeout=10)), "the plan still searching after the wait is still running"
+
+
+def test_a_race_for_length_keeps_the_first_of_equal_lines_and_never_waits_past_the_deadline() -> None:
+    budget = _Budget(time.perf_counter() + 0.5, None)
+    started = time.perf_counter()
+    result = _race({"first": _sleep_then(0.1, [(1, 2)], used=1), "equal": _sleep_then(0.3, [(5, 6)], used=1),
+                    "shorter-too-late": _sleep_then(3, [], used=1)}, budget, length=len)
+    assert result == ("first", [(1, 2)])
+    assert time.perf_counter() - started < 2.5
+
+
+def test_a_raced_line_is_shortened_by_its_racer() -> None:
+    position = get_game("path-36").deal(3)
+    board = _Board(position)
+    path = amber_solver._plan(board, position.game, _Budget(None, 60000))
+    assert path is not None
+    line = amber_solver._line(lambda budget: list(path), board, "path-36", None, _Budget(None, 60000))
+    assert line == (len(path), amber_solver.shorten(board, path, None, "path-36"))
+    assert amber_solver._line(lambda budget: None, board, "path-36", None, _Budget(None, 1)) is None
+
+
+@pytest.mark.parametrize(("number", "drawn_shorter"), [(4, True), (6, False)])
+def test_arden_draws_run_the_chains_with_lighter_gatherings_and_keep_the_fewest_swaps(number: int,
+                                                                                      drawn_shorter: bool) -> None:
+    game = get_game("arden")
+    board = _Board(game.deal(number))
+    draws = amber_solver.arden_draws(game, board)
+    assert set(draws) == set(amber_solver.arden_races(game, board))
+    for name, plan in (("chain", "chain"), ("reverse-chain", "reverse-chain")):
+        (steps,) = draws[name]
+        plain = _plan_arden(game, board, plan)
+        assert [replace_weight(step) for step in steps] == plain
+        assert {step.weight for step in steps if step.kind == "gather"} == {amber_solver.ARDEN_DRAW_WEIGHT}
+        assert {step.weight for step in steps if step.kind == "sort"} == {None}
+    plans = amber_solver.arden_races(game, board)["chain"]
+    first_budget = _Budget(None, 60000)
+    first = amber_solver._plan(board, game, first_budget, plans=plans)
+    assert first is not None
+    cap = max(amber_solver.ARDEN_DRAW_MIN, int(amber_solver.ARDEN_DRAW_SCALE * first_budget.used))
+    drawn = amber_solver._run_plan(board, game, draws["chain"][0], _Budget(None, cap))
+    budget = _Budget(None, 60000)
+    kept = amber_solver._plan_drawn(board, game, plans, draws["chain"], budget)
+    assert budget.used == first_budget.used  # the draw's states are its own
+    candidates = [first] + ([drawn] if drawn is not None else [])
+    assert kept == min(candidates, key=len)
+    assert (kept != first) == drawn_shorter  # deal 4: the draw wins in its budget with fewer swaps; deal 6: it fails
+    at = bytearray(board.start)
+    for a, b in kept:
+        assert board.legal_swap(at, a, b), (a, b)
+        at[a], at[b] = at[b], at[a]
+    assert list(at) == board.goal
+
+
+def replace_weight(step: amber_solver.Step) -> amber_solver.Step:
+    return amber_solver.replace(step, weight=None)
+
+
+def test_a_quick_arden_race_makes_no_draws_and_a_full_one_does() -> None:
+    game = get_game("arden")
+    board = _Board(game.deal(2))
+    full, quick = amber_solver.races_for(game, board), amber_solver.races_for(game, board, quick=True)
+    assert full is not None and quick is not None
+    for name in full:
+        assert full[name].args[3] == amber_solver.arden_draws(game, board)[name]  # type: ignore[attr-defined]
+        assert quick[name].args[3] == []  # type: ignore[attr-defined]

@@ -92,8 +92,9 @@ def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: in
     """Solve ``position`` with its family's solver, and check the result by replaying it.
 
     ``quick``: the line may be left longer than the solver makes it (its first move is a good hint;
-    :func:`is_quick` then says so): :func:`finish` makes it what ``solve`` returns without ``quick`` (on Pattern
-    of Amber, a line as short or longer: a quick solve makes none of the draws for length of its planner)."""
+    :func:`is_quick` then says so): :func:`finish` makes it what ``solve`` returns without ``quick`` (on the Amber
+    layouts, a line as short or longer: a quick solve makes no draws for length and takes the first raced plan's
+    line)."""
     module = importlib.import_module(f"{__name__}.{position.game.family}")
     options = QUICK_OPTIONS.get(position.game.family, {}) if quick else {}
     with _collector_off():
@@ -112,8 +113,8 @@ def is_quick(solution: Solution) -> bool:
 
 def finish(position: Position, solution: Solution, *, time_limit: float | None = 10.0) -> Solution:
     """A quick solution of ``position`` (``solve(quick=True)``) made what :func:`solve` returns without
-    ``quick`` (the family's ``finish``: the Amber solver shortens the path it found whole; on Pattern of Amber
-    that path was found without the planner's draws for length), replayed by the rules engine; any other
+    ``quick`` (the family's ``finish``: the Amber solver shortens the path it found whole; that path was found
+    without draws for length, and where plans race it is the first plan's), replayed by the rules engine; any other
     solution as it is."""
     if not is_quick(solution):
         return solution

@@ -44,8 +44,11 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   that depend on each other re-joined by a small search, while it gets shorter; then swaps
   carried along the solution until they can be played back as fewer (``docs/solver-shorten.md``).
 * **A race on two cores** (:func:`races_for`): two plans run at the same time in two forked processes,
-  and the first to win is kept. Forest of Arden: the chain, against the whole-board probe then the chain
-  the other way along the snake; each chain stalls on deals the other wins quickly. Pattern of Amber: its
+  and the first to win is kept; a full solve (not a hint) races for length: each racer shortens its own line and
+  the race waits a while after the first win for a shorter one (:data:`RACE_WAIT_FACTOR`). Forest of Arden: the
+  chain, against the whole-board probe then the chain the other way along the snake; each chain stalls on deals
+  the other wins quickly, and in a full solve each racer then draws its chain again with less greedy gatherings
+  and keeps the fewer swaps (:func:`arden_draws`). Pattern of Amber: its
   portfolio of balance searches, against the same in another order with other seeds. Mount Kolvir: its
   attempts, against the same in the other order. Path in Shadow (56, 52): its plans, against the main
   plan searched greedier. The race's effort is about the smaller of the two: wall time falls, CPU time
@@ -58,8 +61,8 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
 ``stats``: ``seconds``, ``nodes`` (states expanded over all steps and attempts),
 ``lower_bound``, ``length``, ``difficulty`` (= nodes expanded: the search effort, which orders
 deals from easy to hard; length / lower bound is reported by the benchmark separately). In a race,
-``nodes`` and ``difficulty`` are the winning plan's states (and those of a plan that had already finished
-without a win), and ``plan`` names the winner.
+``nodes`` and ``difficulty`` are the first winning plan's states (and those of a plan that had already finished
+without a win), and ``plan`` names the plan whose line is kept (in a race for length, the shortest line's).
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, TypeVar
 
 from ..games.amber import AmberGame, AmberPosition, Swap
 from ..games.base import GameError, Move, Position
@@ -948,6 +951,7 @@ class Step:
 
 
 Plans = list[tuple[list[Step], int | None]]
+T = TypeVar("T")
 #: A solution as cell pairs, the swaps in order.
 Path = list[tuple[int, int]]
 
@@ -977,6 +981,46 @@ def arden_races(game: AmberGame, board: _Board) -> dict[str, Plans]:
                               (_plan_arden(game, board, "reverse-chain"), None)]}
 
 
+def _arden_chain(game: AmberGame) -> bool:
+    """Whether ``game`` is Forest of Arden solved by its chain (the default plan), which races and draws."""
+    return game.name == "arden" and ARDEN_PLAN == "chain"
+
+
+def arden_draws(game: AmberGame, board: _Board) -> dict[str, list[list[Step]]]:
+    """Forest of Arden's draws for length, by raced plan (:func:`arden_races`): after its first win each racer runs
+    its chain again with the gatherings' search weight ``ARDEN_DRAW_WEIGHT`` (less greedy: fewer swaps found where it
+    wins in time), and keeps the line with fewer swaps (:func:`_plan_drawn`)."""
+    def lighter(plan: str) -> list[Step]:
+        return [replace(step, weight=ARDEN_DRAW_WEIGHT) if step.kind == "gather" else step
+                for step in _plan_arden(game, board, plan)]
+    return {"chain": [lighter("chain")], "reverse-chain": [lighter("reverse-chain")]}
+
+
+#: The gatherings' search weight of Arden's draws (the layout's is 3).
+ARDEN_DRAW_WEIGHT = 2.0
+#: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN``.
+ARDEN_DRAW_SCALE = 2.0
+ARDEN_DRAW_MIN = 3000
+
+
+def _plan_drawn(board: _Board, game: AmberGame, plans: Plans, draws: list[list[Step]], budget: _Budget
+                ) -> Path | None:
+    """:func:`_plan` with ``plans``, then, once it has won, each plan of ``draws`` from the deal within a budget of its
+    own (``ARDEN_DRAW_SCALE`` times the first win's states, at least ``ARDEN_DRAW_MIN``; the deadline is the same):
+    the line with the fewest swaps found. ``budget.used`` counts the first win's states only, so the difficulty
+    figure is the same with draws or without."""
+    before = budget.used
+    path = _plan(board, game, budget, plans=plans)
+    if path is None:
+        return None
+    cap = max(ARDEN_DRAW_MIN, int(ARDEN_DRAW_SCALE * (budget.used - before)))
+    for steps in draws:
+        other = _run_plan(board, game, steps, _Budget(budget.deadline, cap))
+        if other is not None and len(other) < len(path):
+            path = other
+    return path
+
+
 #: Path in Shadow's raced plan: the main plan with this search weight (the layout's own is 1.5: shorter
 #: solutions, but a few deals take seconds that a greedier search wins at once; ``docs/solver.md``). 6 since the
 #: fourteenth session (3 before): the race's states median 1393 -> 1045 (Path 56, deals 1-20), 1697 -> 823 (21-60),
@@ -991,10 +1035,12 @@ def races_for(game: AmberGame, board: _Board, quick: bool = False
     the main plan searched with the weight of ``PATH_RACE_WEIGHT`` (greedier). Mount Kolvir: its planner's
     attempts, against the same in the other order. Pattern of Amber: its planner's
     portfolio of balance searches, against the same portfolio in another order with other seeds
-    (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race"); ``quick`` (a quick hint): without
-    the planner's draws for length (:func:`_planner_kw`)."""
-    if game.name == "arden" and ARDEN_PLAN == "chain":
-        return {name: functools.partial(_plan, board, game, plans=plans)
+    (``amber_pattern.RACE_PORTFOLIO``; ``docs/solver-pattern.md``, "The race"). Each Arden racer makes its draws
+    for length after its win (:func:`arden_draws`, :func:`_plan_drawn`); ``quick`` (a quick hint): without
+    draws, Arden's or the Pattern planner's (:func:`_planner_kw`)."""
+    if _arden_chain(game):
+        draws = {} if quick else arden_draws(game, board)
+        return {name: functools.partial(_plan_drawn, board, game, plans, draws.get(name, []))
                 for name, plans in arden_races(game, board).items()}
     if game.name in PATH_RACE_WEIGHT:
         heavier = [replace(step, weight=PATH_RACE_WEIGHT[game.name]) for step in plan_for(game, board)]
@@ -1293,7 +1339,7 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _racer(run: Callable[[_Budget], Path | None], budget: _Budget, out: Connection, parent: int) -> None:
+def _racer(run: Callable[[_Budget], Any], budget: _Budget, out: Connection, parent: int) -> None:
     """A raced plan, in a process of its own: sends (path or None, states used), or the error it raised.
 
     Ctrl-C is the parent's to handle (it stops its racers): a racer ignores SIGINT, so that an interrupted
@@ -1333,13 +1379,29 @@ def _orphan_watch(parent: int) -> None:
 RACE_GRACE = 5.0
 
 
-def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) -> tuple[str, Path] | None:
+#: After the first raced plan wins, the race waits for the others until ``RACE_WAIT_FACTOR`` times the first's seconds
+#: have passed again, at least ``RACE_WAIT_MIN`` seconds (where :func:`solve` asks for the shortest line; each racer
+#: then shortens its own line): the shortest line kept (``docs/solver.md``, "Twenty-first session").
+RACE_WAIT_FACTOR = 1.0
+RACE_WAIT_MIN = 0.3
+
+
+def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
+          length: Callable[[T], int] | None = None) -> tuple[str, T] | None:
     """Run ``runs`` (name -> a plan run within a budget) at the same time, each in a forked process with the
-    whole of ``budget`` (its deadline, and its node cap for each): the first to win is kept (its name and
-    path) and the others are stopped. ``budget.used`` grows by the states of every plan that finished. Racers
-    still silent ``RACE_GRACE`` seconds after the deadline are stopped too, and the race returns None."""
+    whole of ``budget`` (its deadline, and its node cap for each). Without ``length`` the first to win is kept (its
+    name and result) and the others are stopped. With it, after the first win at ``t`` seconds the race waits for the
+    others until ``t + max(RACE_WAIT_FACTOR * t, RACE_WAIT_MIN)`` (never past the deadline), then keeps the result of
+    least ``length`` (the first among equals) and stops the rest.
+
+    ``budget.used`` grows by the states of every plan that finished up to the first win (so the difficulty figure is
+    the first win's, waited for or not). Racers still silent ``RACE_GRACE`` seconds after the deadline are stopped
+    too, and the race returns None."""
     context = multiprocessing.get_context("fork")
     racers: dict[Connection, tuple[str, multiprocessing.process.BaseProcess]] = {}
+    started = time.perf_counter()
+    best: tuple[str, T] | None = None
+    until: float | None = None  # the end of the wait, once a plan has won
     try:
         for name, run in runs.items():
             reader, writer = context.Pipe(duplex=False)
@@ -1350,10 +1412,14 @@ def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) ->
             writer.close()
             racers[reader] = (name, process)
         while racers:
-            timeout = None if budget.deadline is None else max(0.0, budget.deadline + RACE_GRACE - time.perf_counter())
+            now = time.perf_counter()
+            if until is not None:
+                timeout: float | None = max(0.0, until - now)
+            else:
+                timeout = None if budget.deadline is None else max(0.0, budget.deadline + RACE_GRACE - now)
             ready = wait(list(racers), timeout)
-            if not ready:  # silent past the deadline: stuck (e.g. on a lock another thread held at the fork)
-                return None
+            if not ready:  # the wait is over, or silent past the deadline: stuck (e.g. on a lock held at the fork)
+                return best
             for reader in ready:
                 name, process = racers.pop(reader)
                 try:
@@ -1362,17 +1428,45 @@ def _race(runs: dict[str, Callable[[_Budget], Path | None]], budget: _Budget) ->
                     kind, result, used = "done", None, 0
                 reader.close()
                 process.join()
-                budget.used += used
                 if kind == "error":
                     raise result
-                if result is not None:
-                    return name, result
-        return None
+                if best is None:
+                    budget.used += used
+                if result is None:
+                    continue
+                if best is None:
+                    if length is None:
+                        return name, result
+                    won = time.perf_counter()
+                    until = won + max(RACE_WAIT_FACTOR * (won - started), RACE_WAIT_MIN)
+                    if budget.deadline is not None:
+                        until = min(until, budget.deadline)
+                    best = (name, result)
+                elif length is not None and length(result) < length(best[1]):
+                    best = (name, result)
+        return best
     finally:
         for reader, (_, process) in racers.items():
             process.terminate()
             process.join()
             reader.close()
+
+
+def _line(run: Callable[[_Budget], Path | None], board: _Board, layout: str, deadline: float | None,
+          budget: _Budget) -> tuple[int, Path] | None:
+    """A raced plan that shortens its own line (:func:`solve`'s race for length): the length found and the line
+    shortened, as :func:`solve` shortens it (until the deadline, at least half a second)."""
+    path = run(budget)
+    if path is None:
+        return None
+    return len(path), shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
+                              layout)
+
+
+#: Whether a full :func:`solve` (not a quick hint) races for length: the racers shorten their own lines and the race
+#: waits a while after the first win (:data:`RACE_WAIT_FACTOR`) for a shorter one. False: the first win is kept and
+#: shortened after the race, as before the twenty-first session.
+RACE_FOR_LENGTH = True
 
 
 def _run_steps(board: _Board, game: AmberGame, steps: list[Step], at: bytes, done: frozenset[int],
@@ -1441,13 +1535,17 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     never be won (:meth:`AmberPosition.lost_reason`: a block has lost every card of a kind its
     goal needs, or no swap is left); otherwise ``unknown`` when the time or node budget runs out
     (the search itself proves no loss). Where two plans race (:func:`races_for`), each has the whole budget:
-    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished.
+    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished up to the
+    first win. A full solve races for length (:data:`RACE_FOR_LENGTH`): each racer shortens its own line, and the
+    race waits a while after the first win for a shorter one. Without a race, a full solve of Forest of Arden makes
+    the draws for length of both its raced plans (:func:`arden_draws`).
 
     ``shorten_first`` (a quick hint, ``solvers.solve(quick=True)``): shorten only the first that many swaps of
     the path found (0: none), the rest as found (``stats["shortened_first"]``, and the swaps it replaced in
     ``stats["found_first"]``); :func:`finish` shortens the path found whole afterwards, as without it. A quick
-    solve of Pattern of Amber makes none of its planner's draws for length (:func:`_planner_kw`), so its line,
-    shortened whole, may be longer than a full solve's. None (the default): the whole path."""
+    solve makes no draws for length (Forest of Arden's, Pattern of Amber's: :func:`_planner_kw`) and keeps the first
+    raced plan's line, so its line, shortened whole, may be longer than a full solve's. None (the default): the
+    whole path."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
@@ -1464,8 +1562,17 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     planner = PLANNERS.get(position.game.name)
     quick = shorten_first is not None
     races = races_for(position.game, board, quick) if can_race() else None
+    shortened: Path | None = None
     try:
-        if races is not None:
+        if races is not None and not quick and RACE_FOR_LENGTH:
+            # each racer shortens its own line, and the race waits a while for the others: the shortest is kept
+            lines = _race({name: functools.partial(_line, run, board, position.game.name, deadline)
+                           for name, run in races.items()}, budget, length=lambda line: len(line[1]))
+            path = None
+            if lines is not None:
+                stats["plan"] = lines[0]
+                stats["found_length"], shortened = lines[1]
+        elif races is not None:
             raced = _race(races, budget)
             path = None if raced is None else raced[1]
             if raced is not None:
@@ -1475,7 +1582,10 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
             path = getattr(importlib.import_module(f".{module}", __package__), function)(
                 board, position.game, budget, **_planner_kw(position.game, quick))
         else:
-            path = _plan(board, position.game, budget)
+            # without a race, a full solve of Forest of Arden makes the draws of both raced plans
+            draws = [] if quick or not _arden_chain(position.game) else [
+                steps for side in arden_draws(position.game, board).values() for steps in side]
+            path = _plan_drawn(board, position.game, plans_for(position.game, board), draws, budget)
     except Unwinnable as proof:  # a plan looked at every position reachable: none is won
         stats.update(seconds=time.perf_counter() - t0, nodes=budget.used, difficulty=budget.used,
                      reason=proof.reason(), reachable=proof.reached)
@@ -1485,6 +1595,8 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
         stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
         path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
                         position.game.name) if head else []) + path[shorten_first:]
+    elif shortened is not None:
+        path = shortened
     elif path is not None:
         stats["found_length"] = len(path)
         path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
@@ -1501,9 +1613,9 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
 
 def finish(position: Position, solution: Solution, *, time_limit: float | None = None) -> Solution:
     """A quick solution (``solve(shorten_first=...)``) made what :func:`solve` returns without it: the path
-    found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole. (On Pattern of
-    Amber the quick solve found its path without the draws for length, so this line may be longer than a full
-    solve's.)"""
+    found (its first swaps from ``stats["found_first"]``, the rest as returned) shortened whole. (The quick
+    solve found its path without draws for length, and kept the first raced plan's, so this line may be longer than
+    a full solve's.)"""
     stats = dict(solution.stats)
     if "shortened_first" not in stats:
         return solution
