@@ -308,7 +308,16 @@ def test_a_race_for_length_waits_for_a_shorter_line(monkeypatch: pytest.MonkeyPa
     result = _race({"first": _sleep_then(0.1, long, used=7), "shorter": _sleep_then(0.6, short, used=9)}, budget,
                    length=len)
     assert result == ("shorter", short)
-    assert budget.used == 7  # the first win's states: the difficulty figure does not depend on the wait
+    assert budget.used == 7  # the fewest states of a win: the difficulty figure does not depend on the wait
+
+
+def test_a_race_for_length_counts_the_fewest_states_of_a_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_MIN", 2.0)
+    budget = _Budget(None, 1000)
+    result = _race({"none": _sleep_then(0, None, used=5), "first": _sleep_then(0.2, [(1, 2)] * 3, used=40),
+                    "fewer-states": _sleep_then(0.5, [(3, 4)] * 3, used=9)}, budget, length=len)
+    assert result == ("first", [(1, 2)] * 3)  # the first of equal lines
+    assert budget.used == 5 + 9
 
 
 def test_a_race_for_length_waits_only_a_while(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1394,13 +1394,15 @@ def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
     others until ``t + max(RACE_WAIT_FACTOR * t, RACE_WAIT_MIN)`` (never past the deadline), then keeps the result of
     least ``length`` (the first among equals) and stops the rest.
 
-    ``budget.used`` grows by the states of every plan that finished up to the first win (so the difficulty figure is
-    the first win's, waited for or not). Racers still silent ``RACE_GRACE`` seconds after the deadline are stopped
-    too, and the race returns None."""
+    ``budget.used`` grows by the states of every plan that finished without a win before the first win, and by the
+    fewest states with which a plan heard from won (without a wait, the first win's): the difficulty figure is the
+    effort of the cheapest win heard, not that of the racer that was quickest to shorten its line. Racers still
+    silent ``RACE_GRACE`` seconds after the deadline are stopped too, and the race returns None."""
     context = multiprocessing.get_context("fork")
     racers: dict[Connection, tuple[str, multiprocessing.process.BaseProcess]] = {}
     started = time.perf_counter()
     best: tuple[str, T] | None = None
+    fewest = 0  # the fewest states of a win heard
     until: float | None = None  # the end of the wait, once a plan has won
     try:
         for name, run in runs.items():
@@ -1430,11 +1432,13 @@ def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
                 process.join()
                 if kind == "error":
                     raise result
-                if best is None:
-                    budget.used += used
                 if result is None:
+                    if best is None:
+                        budget.used += used
                     continue
                 if best is None:
+                    budget.used += used
+                    fewest = used
                     if length is None:
                         return name, result
                     won = time.perf_counter()
@@ -1442,7 +1446,11 @@ def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
                     if budget.deadline is not None:
                         until = min(until, budget.deadline)
                     best = (name, result)
-                elif length is not None and length(result) < length(best[1]):
+                    continue
+                if used < fewest:  # a plan heard later that won with fewer states
+                    budget.used -= fewest - used
+                    fewest = used
+                if length is not None and length(result) < length(best[1]):
                     best = (name, result)
         return best
     finally:
