@@ -368,7 +368,8 @@ def test_arden_draws_run_the_chains_with_lighter_gatherings_and_keep_the_fewest_
     first_budget = _Budget(None, 60000)
     first = amber_solver._plan(board, game, first_budget, plans=plans)
     assert first is not None
-    cap = max(amber_solver.ARDEN_DRAW_MIN, int(amber_solver.ARDEN_DRAW_SCALE * first_budget.used))
+    cap = min(amber_solver.ARDEN_DRAW_MAX,
+              max(amber_solver.ARDEN_DRAW_MIN, int(amber_solver.ARDEN_DRAW_SCALE * first_budget.used)))
     drawn = amber_solver._run_plan(board, game, draws["chain"][0], _Budget(None, cap))
     budget = _Budget(None, 60000)
     kept = amber_solver._plan_drawn(board, game, plans, draws["chain"], budget)

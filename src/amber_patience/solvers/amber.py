@@ -998,22 +998,25 @@ def arden_draws(game: AmberGame, board: _Board) -> dict[str, list[list[Step]]]:
 
 #: The gatherings' search weight of Arden's draws (the layout's is 3).
 ARDEN_DRAW_WEIGHT = 2.0
-#: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN``.
+#: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN`` and at
+#: most ``ARDEN_DRAW_MAX`` (about half a second: a deal that took seconds to win is not drawn for that long again).
 ARDEN_DRAW_SCALE = 2.0
 ARDEN_DRAW_MIN = 3000
+ARDEN_DRAW_MAX = 40000
 
 
 def _plan_drawn(board: _Board, game: AmberGame, plans: Plans, draws: list[list[Step]], budget: _Budget
                 ) -> Path | None:
     """:func:`_plan` with ``plans``, then, once it has won, each plan of ``draws`` from the deal within a budget of its
-    own (``ARDEN_DRAW_SCALE`` times the first win's states, at least ``ARDEN_DRAW_MIN``; the deadline is the same):
+    own (``ARDEN_DRAW_SCALE`` times the first win's states, at least ``ARDEN_DRAW_MIN``, at most ``ARDEN_DRAW_MAX``;
+    the deadline is the same):
     the line with the fewest swaps found. ``budget.used`` counts the first win's states only, so the difficulty
     figure is the same with draws or without."""
     before = budget.used
     path = _plan(board, game, budget, plans=plans)
     if path is None:
         return None
-    cap = max(ARDEN_DRAW_MIN, int(ARDEN_DRAW_SCALE * (budget.used - before)))
+    cap = min(ARDEN_DRAW_MAX, max(ARDEN_DRAW_MIN, int(ARDEN_DRAW_SCALE * (budget.used - before))))
     for steps in draws:
         other = _run_plan(board, game, steps, _Budget(budget.deadline, cap))
         if other is not None and len(other) < len(path):
