@@ -61,8 +61,9 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
 ``stats``: ``seconds``, ``nodes`` (states expanded over all steps and attempts),
 ``lower_bound``, ``length``, ``difficulty`` (= nodes expanded: the search effort, which orders
 deals from easy to hard; length / lower bound is reported by the benchmark separately). In a race,
-``nodes`` and ``difficulty`` are the first winning plan's states (and those of a plan that had already finished
-without a win), and ``plan`` names the plan whose line is kept (in a race for length, the shortest line's).
+``nodes`` and ``difficulty`` are the winning plan's states (in a race for length, the fewest states of a win heard),
+and those of a plan that had already finished without a win; ``plan`` names the plan whose line is kept (in a race
+for length, the shortest line's).
 """
 
 from __future__ import annotations
@@ -1009,9 +1010,8 @@ def _plan_drawn(board: _Board, game: AmberGame, plans: Plans, draws: list[list[S
                 ) -> Path | None:
     """:func:`_plan` with ``plans``, then, once it has won, each plan of ``draws`` from the deal within a budget of its
     own (``ARDEN_DRAW_SCALE`` times the first win's states, at least ``ARDEN_DRAW_MIN``, at most ``ARDEN_DRAW_MAX``;
-    the deadline is the same):
-    the line with the fewest swaps found. ``budget.used`` counts the first win's states only, so the difficulty
-    figure is the same with draws or without."""
+    the deadline is the same): the line with the fewest swaps found. ``budget.used`` counts the first win's states
+    only, so the difficulty figure is the same with draws or without."""
     before = budget.used
     path = _plan(board, game, budget, plans=plans)
     if path is None:
@@ -1546,10 +1546,11 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     never be won (:meth:`AmberPosition.lost_reason`: a block has lost every card of a kind its
     goal needs, or no swap is left); otherwise ``unknown`` when the time or node budget runs out
     (the search itself proves no loss). Where two plans race (:func:`races_for`), each has the whole budget:
-    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of every plan that finished up to the
-    first win. A full solve races for length (:data:`RACE_FOR_LENGTH`): each racer shortens its own line, and the
-    race waits a while after the first win for a shorter one. Without a race, a full solve of Forest of Arden makes
-    the draws for length of both its raced plans (:func:`arden_draws`).
+    the node limit bounds each plan, and ``stats["nodes"]`` counts the states of the plans that finished without a win
+    before the first win, and of the win (in a race for length, the cheapest win heard: :func:`_race`). A full solve
+    races for length (:data:`RACE_FOR_LENGTH`): each racer shortens its own line, and the race waits a while after
+    the first win for a shorter one. Without a race, a full solve of Forest of Arden makes the draws for length of
+    both its raced plans (:func:`arden_draws`).
 
     ``shorten_first`` (a quick hint, ``solvers.solve(quick=True)``): shorten only the first that many swaps of
     the path found (0: none), the rest as found (``stats["shortened_first"]``, and the swaps it replaced in
