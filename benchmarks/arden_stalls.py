@@ -1,4 +1,4 @@
-"""Where Forest of Arden's search spends its states: each raced plan alone, and its gatherings' stalls.
+"""Where Forest of Arden's search spends its states: each raced plan and each draw for length alone, and the stalls.
 
     python benchmarks/arden_stalls.py [--deals 1-40] [--nodes 60000] [--plans chain reverse-chain] [--verbose]
     python benchmarks/arden_stalls.py --finish 4000      # also: from each stall near the sorted board, sort it whole
@@ -17,9 +17,14 @@ lower bound is also given, outside the plan (which goes on as without it), a sea
 whole board from there: weight 3, no group term, every cell but the start cards'. The summary counts those tried and
 finished; each finish found is checked with the move rule.
 
-The last line is the race: per deal, the smaller of the plans' states. That stands in for the race on two cores,
-whose winner is the plan that finishes first. It gives the median, the 95th percentile (nearest rank) and the total,
-a deal won by no plan counting as ``--nodes``.
+Besides the raced plans, each racer's draw for length (``amber.arden_draws``: its chain with less greedy gatherings)
+runs alone as a plan of its own, ``chain-draw`` and ``reverse-chain-draw``.
+
+Then the race: per deal, the smaller of the raced plans' states (the draws' left out). That stands in for the race
+on two cores, whose winner is the plan that finishes first. It gives the median, the 95th percentile (nearest rank)
+and the total, a deal won by no plan counting as ``--nodes``. The last line is the median over the deals of the
+shortest line of the plans run, each shortened: what a race of all of them, each shortening its own line and the
+shortest kept, would reach at best.
 
 The fifteenth session's figures (deals 1-40) are in ``docs/solver.md``, "Fifteenth session".
 """
@@ -123,11 +128,23 @@ def share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
+def plans_to_run(game: Any, board: _Board) -> dict[str, amber.Plans]:
+    """Arden's raced plans (``amber.arden_races``) and each racer's draws for length alone (``amber.arden_draws``),
+    named after their racer with ``-draw``."""
+    plans = amber.arden_races(game, board)
+    for name, draws in amber.arden_draws(game, board).items():
+        for k, steps in enumerate(draws):
+            plans[f"{name}-draw" + (f"-{k + 1}" if k else "")] = [(steps, None)]
+    return plans
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=parse_range, default=parse_range("1-40"))
     parser.add_argument("--nodes", type=int, default=60000, help="states each plan may expand per deal")
-    parser.add_argument("--plans", nargs="+", default=None, help="the raced plans to run (default: all of them)")
+    parser.add_argument("--plans", nargs="+", default=None,
+                        help="the raced plans and draws to run (default: all of them: chain, reverse-chain, "
+                             "chain-draw, reverse-chain-draw)")
     parser.add_argument("--finish", type=int, default=0, metavar="N",
                         help="also sort the whole board from each stall near it, within N states (0: no)")
     parser.add_argument("--finish-bound", type=int, default=20, help="how near (lower bound) a stall must be")
@@ -138,11 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.finish < 0 or args.finish_bound < 0:
         parser.error("--finish and --finish-bound must not be negative")
     game = get_game("arden")
-    known = list(amber.arden_races(game, _Board(game.deal(args.deals[0]))))  # the same names for every deal
+    known = list(plans_to_run(game, _Board(game.deal(args.deals[0]))))  # the same names for every deal
     plans = args.plans or known
     unknown = [name for name in plans if name not in known]
     if unknown:
-        parser.error(f"no raced plan named {', '.join(unknown)}; Arden races {', '.join(known)}")
+        parser.error(f"no plan named {', '.join(unknown)}; Arden's plans: {', '.join(known)}")
     gc.disable()  # as solvers.solve runs the search
     contiguous = args.deals == list(range(args.deals[0], args.deals[-1] + 1))
     label = f"{args.deals[0]}..{args.deals[-1]}" if contiguous else ", ".join(map(str, args.deals))
@@ -151,9 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     states: dict[str, dict[int, int | None]] = {name: {} for name in plans}
     lengths: dict[str, list[float]] = {name: [] for name in plans}
     totals = {name: Stalls() for name in plans}
+    best: list[float] = []  # per deal won by some plan, the shortest of the plans' lines (length / bound)
     for deal in args.deals:
         board = _Board(game.deal(deal))
-        races = amber.arden_races(game, board)
+        races = plans_to_run(game, board)
+        shortest: dict[str, float] = {}
         for name in plans:
             budget = _Budget(None, args.nodes)
             began = time.process_time()
@@ -166,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not all(amber_shorten._replays(board, board.start, line, goal) for line in (path, short)):
                     raise SystemExit(f"deal {deal}, {name}: a path does not replay to the goal")
                 lengths[name].append(len(short) / max(1, board.bound(board.start)))
+                shortest[name] = lengths[name][-1]
             states[name][deal] = budget.used if path is not None else None
             totals[name].add(seen)
             if args.verbose:
@@ -173,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{cpu:.2f} CPU s, {seen.stalls} stalls (near {seen.near}), {seen.finished} of "
                       f"{seen.end_games} end games finished", flush=True)
             gc.collect()
+        if shortest:
+            best.append(min(shortest.values()))
     for name in plans:
         used = [args.nodes if n is None else n for n in states[name].values()]
         won = sum(n is not None for n in states[name].values())
@@ -187,11 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.finish:
             print(f"  whole-board sorts from stalls within {args.finish_bound} of the sorted board: {t.finish_won} of "
                   f"{t.finish_tried} finished, {t.finish_states} states (not counted in the plan's)")
-    race = [min(args.nodes if states[name][deal] is None else states[name][deal] for name in plans)
+    raced = [name for name in plans if name in amber.arden_races(game, _Board(game.deal(args.deals[0])))] or plans
+    race = [min(args.nodes if states[name][deal] is None else states[name][deal] for name in raced)
             for deal in args.deals]
-    neither = [deal for deal in args.deals if all(states[name][deal] is None for name in plans)]
+    neither = [deal for deal in args.deals if all(states[name][deal] is None for name in raced)]
     print(f"race (the smaller per deal): states median {statistics.median(race):g}, p95 {percentile(race, 0.95):g}, "
           f"total {sum(race)}; won by no plan: {', '.join(map(str, neither)) or '-'}")
+    if best:
+        print(f"the shortest line of the plans per deal: length / bound median {statistics.median(best):.3f}")
     return 0
 
 
