@@ -1468,10 +1468,12 @@ def _line(run: Callable[[_Budget], Path | None], board: _Board, layout: str, dea
     """A raced plan that shortens its own line (:func:`solve`'s race for length): the length found and the line
     shortened, as :func:`solve` shortens it (until the deadline, at least half a second)."""
     path = run(budget)
-    if path is None:
-        return None
-    return len(path), shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
-                              layout)
+    return None if path is None else (len(path), _shortened(board, path, deadline, layout))
+
+
+def _shortened(board: _Board, path: Path, deadline: float | None, layout: str) -> Path:
+    """``path`` shortened (:func:`shorten`) until ``deadline``, or for half a second if that is later."""
+    return shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5), layout)
 
 
 #: Whether a full :func:`solve` (not a quick hint) races for length: the racers shorten their own lines and the race
@@ -1605,14 +1607,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     if path is not None and quick:
         head = path[:shorten_first]
         stats.update(found_length=len(path), shortened_first=shorten_first, found_first=[list(s) for s in head])
-        path = (shorten(board, head, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
-                        position.game.name) if head else []) + path[shorten_first:]
+        path = (_shortened(board, head, deadline, position.game.name) if head else []) + path[shorten_first:]
     elif shortened is not None:
         path = shortened
     elif path is not None:
         stats["found_length"] = len(path)
-        path = shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5),
-                       position.game.name)
+        path = _shortened(board, path, deadline, position.game.name)
     stats["seconds"] = time.perf_counter() - t0
     stats["nodes"] = budget.used
     stats["difficulty"] = budget.used
