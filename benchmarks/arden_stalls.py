@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.finish < 0 or args.finish_bound < 0:
         parser.error("--finish and --finish-bound must not be negative")
     game = get_game("arden")
-    known = list(plans_to_run(game, _Board(game.deal(args.deals[0]))))  # the same names for every deal
+    first = _Board(game.deal(args.deals[0]))  # the same names for every deal
+    known, racing = list(plans_to_run(game, first)), set(amber.arden_races(game, first))
     plans = args.plans or known
     unknown = [name for name in plans if name not in known]
     if unknown:
@@ -209,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.finish:
             print(f"  whole-board sorts from stalls within {args.finish_bound} of the sorted board: {t.finish_won} of "
                   f"{t.finish_tried} finished, {t.finish_states} states (not counted in the plan's)")
-    raced = [name for name in plans if name in amber.arden_races(game, _Board(game.deal(args.deals[0])))] or plans
+    raced = [name for name in plans if name in racing] or plans
     race = [min(args.nodes if states[name][deal] is None else states[name][deal] for name in raced)
             for deal in args.deals]
     neither = [deal for deal in args.deals if all(states[name][deal] is None for name in raced)]
