@@ -6,6 +6,7 @@
     python benchmarks/amber_solver.py --layouts arden --arden-plan groups ...              # another Arden plan
     python benchmarks/amber_solver.py --layouts arden --no-race ...       # Arden's plans in turn, on one core
     python benchmarks/amber_solver.py --layouts pattern --pattern-draws 0  # Pattern without its draws for length
+    python benchmarks/amber_solver.py --layouts arden pattern --length-seconds 0  # draws for length not cut by time
 
 Every solution is replayed by the rules engine (``amber_patience.solvers.solve`` does it).
 Seconds are wall-clock (the time limit is too); ``cpu`` columns are CPU seconds of this process and
@@ -112,7 +113,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="how long the race waits for a shorter line after the first win, in times the first's "
                              "seconds (default: the solver's, amber.RACE_WAIT_FACTOR; a negative value: no wait, the "
                              "first win kept and shortened after the race, amber.RACE_FOR_LENGTH off)")
+    parser.add_argument("--length-seconds", type=float, default=None, metavar="S",
+                        help="seconds after a solve's start at which its draws for length stop at the latest "
+                             "(default: the solver's, amber.LENGTH_SECONDS; 0: only the deadline stops them)")
     args = parser.parse_args(argv)
+    if args.length_seconds is not None:
+        if args.length_seconds < 0:
+            parser.error("--length-seconds must be 0 or more")
+        amber_solver.LENGTH_SECONDS = args.length_seconds or None
     if args.race_wait is not None:
         if args.race_wait < 0:
             amber_solver.RACE_FOR_LENGTH = False

@@ -396,3 +396,77 @@ def test_a_quick_arden_race_makes_no_draws_and_a_full_one_does() -> None:
     for name in full:
         assert full[name].args[3] == amber_solver.arden_draws(game, board)[name]  # type: ignore[attr-defined]
         assert quick[name].args[3] == []  # type: ignore[attr-defined]
+
+
+def test_the_work_for_length_stops_at_the_budgets_length_until_never_past_the_deadline() -> None:
+    assert _Budget(10.0, None, 5.0).for_length() == 5.0
+    assert _Budget(3.0, None, 5.0).for_length() == 3.0
+    assert _Budget(None, None, 5.0).for_length() == 5.0
+    assert _Budget(4.0, None).for_length() == 4.0
+    assert _Budget(None, None).for_length() is None
+
+
+def _sees_length_until(expected: float, path: list[tuple[int, int]], seconds: float):
+    def run(budget: _Budget) -> list[tuple[int, int]] | None:
+        time.sleep(seconds)
+        return path if budget.length_until == expected else None
+    return run
+
+
+def test_a_race_for_length_waits_no_later_than_a_while_after_the_draws_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_MIN", 5.0)
+    monkeypatch.setattr(amber_solver, "RACE_WAIT_AFTER_LENGTH", 0.1)
+    started = time.perf_counter()
+    until = started + 0.2
+    budget = _Budget(None, 1000, until)
+    long, short = [(1, 2)] * 5, [(3, 4)] * 2
+    result = _race({"first": _sees_length_until(until, long, 0.1), "shorter": _sees_length_until(until, short, 3)},
+                   budget, length=len)
+    assert result == ("first", long)  # each racer had the length's deadline; the wait ended at 0.3 s, not 5 s
+    assert time.perf_counter() - started < 2.5
+    # a first win after that end is kept at once
+    budget = _Budget(None, 1000, time.perf_counter() - 1)
+    result = _race({"first": _sleep_then(0.1, long), "shorter": _sleep_then(3, short)}, budget, length=len)
+    assert result == ("first", long)
+
+
+def test_arden_draws_stop_at_the_length_deadline() -> None:
+    game = get_game("arden")
+    board = _Board(game.deal(4))  # the deal whose draw is shorter than its first win (above)
+    plans = amber_solver.arden_races(game, board)["chain"]
+    draws = amber_solver.arden_draws(game, board)["chain"]
+    first = amber_solver._plan(board, game, _Budget(None, 60000), plans=plans)
+    drawn = amber_solver._plan_drawn(board, game, plans, draws, _Budget(None, 60000))
+    assert first is not None and drawn is not None and len(drawn) < len(first)
+    late = amber_solver._plan_drawn(board, game, plans, draws, _Budget(None, 60000, time.perf_counter() - 1))
+    assert late == first
+
+
+def test_pattern_draws_stop_at_the_length_deadline() -> None:
+    from amber_patience.solvers.amber_pattern import plan_pattern
+    game = get_game("pattern")
+    board = _Board(game.deal(1))
+    undrawn = plan_pattern(board, game, _Budget(None, None), draws=0)
+    drawn = plan_pattern(board, game, _Budget(None, None))
+    assert undrawn is not None and drawn is not None and len(drawn) < len(undrawn)
+    assert plan_pattern(board, game, _Budget(None, None, time.perf_counter() - 1)) == undrawn
+
+
+def test_a_full_solve_gives_its_draws_for_length_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(amber_solver, "RACE", False)
+    monkeypatch.setattr(amber_solver, "LENGTH_SECONDS", 7.0)
+    seen: list[float | None] = []
+    plan_drawn = amber_solver._plan_drawn
+
+    def spy(board, game, plans, draws, budget):  # type: ignore[no-untyped-def]
+        seen.append(budget.length_until)
+        return plan_drawn(board, game, plans, draws, budget)
+
+    monkeypatch.setattr(amber_solver, "_plan_drawn", spy)
+    before = time.perf_counter()
+    assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
+    (until,) = seen
+    assert until is not None and before + 7.0 <= until <= time.perf_counter() + 7.0
+    monkeypatch.setattr(amber_solver, "LENGTH_SECONDS", None)
+    assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
+    assert seen[1] is None

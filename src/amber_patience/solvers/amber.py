@@ -1018,7 +1018,7 @@ def _plan_drawn(board: _Board, game: AmberGame, plans: Plans, draws: list[list[S
         return None
     cap = min(ARDEN_DRAW_MAX, max(ARDEN_DRAW_MIN, int(ARDEN_DRAW_SCALE * (budget.used - before))))
     for steps in draws:
-        other = _run_plan(board, game, steps, _Budget(budget.deadline, cap))
+        other = _run_plan(board, game, steps, _Budget(budget.for_length(), cap))
         if other is not None and len(other) < len(path):
             path = other
     return path
@@ -1199,10 +1199,21 @@ def closed_reach(board: _Board, cap: int, deadline: float | None = None) -> int 
 
 
 class _Budget:
-    def __init__(self, deadline: float | None, cap: int | None) -> None:
+    """A solve's limits: its ``deadline`` (``time.perf_counter()``, None: none) and node ``cap`` (None: none), and the
+    states ``used`` so far. ``length_until``: when the work done only for a shorter line (draws for length) stops, at
+    the latest (None: at the deadline); :func:`solve` sets it ``LENGTH_SECONDS`` after its start."""
+
+    def __init__(self, deadline: float | None, cap: int | None, length_until: float | None = None) -> None:
         self.deadline = deadline
         self.cap = cap
         self.used = 0
+        self.length_until = length_until
+
+    def for_length(self) -> float | None:
+        """The deadline of the work done only for a shorter line: ``length_until``, never past the deadline."""
+        if self.length_until is None or self.deadline is None:
+            return self.deadline if self.length_until is None else self.length_until
+        return min(self.deadline, self.length_until)
 
     def left(self, wanted: int) -> int:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
@@ -1387,6 +1398,8 @@ RACE_GRACE = 5.0
 #: then shortens its own line): the shortest line kept (``docs/solver.md``, "Twenty-first session").
 RACE_WAIT_FACTOR = 1.0
 RACE_WAIT_MIN = 0.3
+#: ... and never past this many seconds after the end of the draws for length (``_Budget.length_until``).
+RACE_WAIT_AFTER_LENGTH = 0.2
 
 
 def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
@@ -1411,7 +1424,8 @@ def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
         for name, run in runs.items():
             reader, writer = context.Pipe(duplex=False)
             cap = None if budget.cap is None else budget.cap - budget.used
-            process = context.Process(target=_racer, args=(run, _Budget(budget.deadline, cap), writer, os.getpid()),
+            process = context.Process(target=_racer, args=(run, _Budget(budget.deadline, cap, budget.length_until),
+                                                           writer, os.getpid()),
                                       daemon=True)
             process.start()
             writer.close()
@@ -1448,6 +1462,8 @@ def _race(runs: dict[str, Callable[[_Budget], T | None]], budget: _Budget,
                     until = won + max(RACE_WAIT_FACTOR * (won - started), RACE_WAIT_MIN)
                     if budget.deadline is not None:
                         until = min(until, budget.deadline)
+                    if budget.length_until is not None:
+                        until = min(until, max(won, budget.length_until + RACE_WAIT_AFTER_LENGTH))
                     best = (name, result)
                     continue
                 if used < fewest:  # a plan heard later that won with fewer states
@@ -1474,6 +1490,12 @@ def _line(run: Callable[[_Budget], Path | None], board: _Board, layout: str, dea
 def _shortened(board: _Board, path: Path, deadline: float | None, layout: str) -> Path:
     """``path`` shortened (:func:`shorten`) until ``deadline``, or for half a second if that is later."""
     return shorten(board, path, None if deadline is None else max(deadline, time.perf_counter() + 0.5), layout)
+
+
+#: The draws for length of a full :func:`solve` (Arden's, Pattern's) stop this many seconds after its start at the
+#: latest (``_Budget.length_until``): on a slow machine or a deal slow to win, a line sooner rather than a shorter one.
+#: None: only the deadline stops them.
+LENGTH_SECONDS: float | None = 0.5
 
 
 #: Whether a full :func:`solve` (not a quick hint) races for length: the racers shorten their own lines and the race
@@ -1572,7 +1594,7 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
         return Solution("lost", [], stats)
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
-    budget = _Budget(deadline, cap)
+    budget = _Budget(deadline, cap, None if LENGTH_SECONDS is None else t0 + LENGTH_SECONDS)
     planner = PLANNERS.get(position.game.name)
     quick = shorten_first is not None
     races = races_for(position.game, board, quick) if can_race() else None

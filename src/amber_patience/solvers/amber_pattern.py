@@ -1698,7 +1698,9 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
         if cap <= 0:
             return
         imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
-        sub = _Budget(budget.deadline, cap)
+        sub = _Budget(budget.for_length(), cap)
+        if sub.left(1) <= 0:
+            return
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
         found = balance_search(planner, board.start, sub, imb, weight, merge_cost=DRAW_MERGE_COST)
         spent += sub.used
@@ -1744,7 +1746,7 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
             continue
         # the draws come after the first win is sorted: a deadline reached while drawing costs no win; their
         # searches and sorts spend budgets of their own, not the solve's states
-        sorts = _Budget(budget.deadline, DRAW_SORT_NODES)
+        sorts = _Budget(budget.for_length(), DRAW_SORT_NODES)
         others = [(i, w) for i, w, _, _ in (BALANCE_PORTFOLIO if portfolio is None else portfolio)]
         for one, drawn in _draws(planner, budget, (imb, weight), seed, sub.used, DRAWS if draws is None else draws,
                                  others):
