@@ -753,3 +753,71 @@ def test_the_cores_carried_swaps_shorten_a_solvers_line_as_python_does(name: str
     path = [(move.a, move.b) for move in solution.moves]
     assert _carry_both_ways(board, path, range(0, len(path) - 1, 4), sh.CARRY_NODES, sh.CARRY_SPAN,
                             sh.CARRY_CELLS) > 0
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), number=st.integers(min_value=1, max_value=10**6),
+       steps=st.integers(min_value=0, max_value=150), seed=st.integers(min_value=0, max_value=10**6),
+       cells=st.integers(min_value=2, max_value=12), played=st.booleans(), most=st.integers(min_value=-1, max_value=24),
+       emit_nodes=st.sampled_from([5, 30, 150]))
+def test_the_cores_emitted_swaps_are_the_python_ones(name: str, number: int, steps: int, seed: int, cells: int,
+                                                     played: bool, most: int, emit_nodes: int) -> None:
+    """The swaps that play a carried permutation at a position (``amber_shorten._emit``: one swap a cell while legal,
+    else a re-join of its cells) by the core (``_amber_core.emit``, through ``_emit_any``) and by Python: the same
+    swaps or None; the swaps legal, at most ``most``, and they make the permutation. The permutations: of cells near
+    each other after random play, or (``played``) the one that ``cells`` random legal swaps make, ``most`` counted
+    from their number."""
+    from amber_patience.solvers import amber_shorten as sh
+
+    board = amber_solver._Board(_random_play(get_game(name).deal(number), steps, seed))
+    rng = random.Random(seed)
+    cur = bytes(board.start)
+    if played:
+        at = bytearray(cur)
+        pos = [0] * board.n
+        for _ in range(cells):
+            for cell, card in enumerate(at):
+                pos[card] = cell
+            moves = sorted(board.moves(list(at), pos))
+            if not moves:
+                break
+            a, b = rng.choice(moves)
+            at[a], at[b] = at[b], at[a]
+        where = {card: cell for cell, card in enumerate(cur)}
+        items = [(u, where[at[u]]) for u in range(board.n) if at[u] != cur[u]]
+        most = cells + most % 3 - 1
+    else:
+        chosen = [rng.randrange(board.n)]
+        while len(chosen) < cells:
+            around = [t for c in chosen for t in board.adj[c] if t not in chosen]
+            chosen.append(rng.choice(around) if around and rng.random() < 0.85 else rng.randrange(board.n))
+            chosen = list(dict.fromkeys(chosen))
+        moved = chosen[:]
+        rng.shuffle(moved)
+        items = [(u, v) for u, v in zip(chosen, moved, strict=True) if u != v]
+    rng.shuffle(items)
+    python = sh._emit(board, cur, dict(items), most, emit_nodes)
+    with _core(True):
+        core = sh._emit_any(board, cur, items, most, emit_nodes)
+    assert core == python
+    if python is not None:
+        assert len(python) <= most
+        goal = bytearray(cur)
+        for u, v in items:
+            goal[u] = cur[v]
+        assert sh._replays(board, cur, python, bytes(goal))
+
+
+def test_the_cores_emit_rejects_what_is_not_a_permutation() -> None:
+    from amber_patience.solvers import amber_shorten as sh
+
+    board = amber_solver._Board(get_game("arden").deal(1))
+    native = compiled.native
+    assert native is not None
+    cur = bytes(board.start)
+    for items in ([(0, 1)], [(0, 1), (1, 0), (2, 1)], [(0, 0)], [(0, board.n)]):
+        with pytest.raises(ValueError):
+            native.emit(sh._carry_board(board), cur, items, 10, 30)
+    with pytest.raises(ValueError):
+        native.emit(sh._carry_board(board), cur[:-1], [(0, 1), (1, 0)], 10, 30)
+    assert native.emit(sh._carry_board(board), cur, [], 10, 30) == sh._emit(board, cur, {}, 10, 30) == []

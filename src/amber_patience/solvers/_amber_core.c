@@ -2015,6 +2015,67 @@ static int rejoin_dfs(Rejoin *r, int h, int limit) {
     return 0;
 }
 
+/* _rejoin_py's iterative deepening on ``r`` (its window, ``nbm`` and ``at``, the start, set): from ``need`` to ``most``
+ * swaps to ``goal``, at most ``node_cap`` states; 1 found (r->path), 0 not, -1 out of memory */
+static int rejoin_run(Rejoin *r, const uint8_t *goal, int need, int most, long long node_cap) {
+    int count = r->count;
+    r->most = most;
+    r->node_cap = node_cap;
+    r->nodes = 0;
+    r->pathlen = 0;
+    for (int c = 0; c < 256; c++) {
+        r->where[c] = -1;
+        r->dest[c] = 255;
+    }
+    for (int k = 0; k < count; k++) {
+        r->where[goal[r->cells[k]]] = r->cells[k];
+        r->dest[goal[r->cells[k]]] = (uint8_t)k;
+    }
+    r->moves = malloc(((size_t)most + 1) * ((size_t)count * (count - 1) / 2 + 1) * sizeof(Rejoin_move));
+    r->vmask = 1023;
+    r->vkeys = malloc((r->vmask + 1) * count);
+    r->vg = malloc((r->vmask + 1) * sizeof(int32_t));
+    int found = 0;
+    if (!r->moves || !r->vkeys || !r->vg) {
+        found = -1;
+    } else {
+        uint8_t key[MAXN];
+        for (int limit = need; limit <= most; limit += 2) {
+            rejoin_clear(r);
+            uint64_t kh = rejoin_key(r, key);
+            if (rejoin_visit(r, key, kh, rejoin_slot(r, key, kh), 0)) {
+                found = -1;
+                break;
+            }
+            found = rejoin_dfs(r, need, limit);
+            if (found) break;
+            if (r->nodes > r->node_cap) break;
+        }
+    }
+    free(r->moves);
+    free(r->vkeys);
+    free(r->vg);
+    r->moves = NULL;
+    r->vkeys = NULL;
+    r->vg = NULL;
+    return found;
+}
+
+/* what a re-join returns: its swaps (a new list) when ``found``, else None */
+static PyObject *rejoin_found(const Rejoin *r, int found) {
+    if (!found) return Py_NewRef(Py_None);
+    PyObject *result = PyList_New(r->pathlen);
+    for (int i = 0; result && i < r->pathlen; i++) {
+        PyObject *pair = Py_BuildValue("(ii)", r->path[i][0], r->path[i][1]);
+        if (!pair) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+    return result;
+}
+
 static int mask_arg(PyObject *o, const char *what, int count, mask_t *out) {
     const uint8_t *raw;
     if (bytes_arg(o, what, 16 * (Py_ssize_t)count, &raw)) return -1;
@@ -2057,61 +2118,15 @@ static PyObject *rejoin(PyObject *self, PyObject *args) {
     r->n = n;
     r->lone = lone;
     r->count = (int)count;
-    r->most = most;
-    r->node_cap = node_cap;
     memcpy(r->at, start, n);
-    for (int c = 0; c < 256; c++) {
-        r->where[c] = -1;
-        r->dest[c] = 255;
-    }
     for (int k = 0; k < count; k++) {
         r->cells[k] = cells[k];
         r->blocks[k] = blocks[k];
         for (int t = 0; t < 4; t++)
             if (dyn[4 * k + t] != 255) r->dyn[k][r->ndyn[k]++] = dyn[4 * k + t];
-        r->where[goal[cells[k]]] = cells[k];
-        r->dest[goal[cells[k]]] = (uint8_t)k;
     }
-    r->moves = malloc(((size_t)most + 1) * ((size_t)count * (count - 1) / 2 + 1) * sizeof(Rejoin_move));
-    r->vmask = 1023;
-    r->vkeys = malloc((r->vmask + 1) * count);
-    r->vg = malloc((r->vmask + 1) * sizeof(int32_t));
-    int found = 0;
-    if (!r->moves || !r->vkeys || !r->vg) {
-        found = -1;
-    } else {
-        uint8_t key[MAXN];
-        for (int limit = need; limit <= most; limit += 2) {
-            rejoin_clear(r);
-            uint64_t kh = rejoin_key(r, key);
-            if (rejoin_visit(r, key, kh, rejoin_slot(r, key, kh), 0)) {
-                found = -1;
-                break;
-            }
-            found = rejoin_dfs(r, need, limit);
-            if (found) break;
-            if (r->nodes > r->node_cap) break;
-        }
-    }
-    PyObject *result = NULL;
-    if (found < 0) {
-        PyErr_NoMemory();
-    } else if (found == 0) {
-        result = Py_NewRef(Py_None);
-    } else {
-        result = PyList_New(r->pathlen);
-        for (int i = 0; result && i < r->pathlen; i++) {
-            PyObject *pair = Py_BuildValue("(ii)", r->path[i][0], r->path[i][1]);
-            if (!pair) {
-                Py_CLEAR(result);
-                break;
-            }
-            PyList_SET_ITEM(result, i, pair);
-        }
-    }
-    free(r->moves);
-    free(r->vkeys);
-    free(r->vg);
+    int found = rejoin_run(r, goal, need, most, node_cap);
+    PyObject *result = found < 0 ? PyErr_NoMemory() : rejoin_found(r, found);
     free(r);
     return result;
 }
@@ -2441,6 +2456,203 @@ static PyObject *carry_found(const Carry *c, int k, int32_t run, PyObject *path,
     Py_XDECREF(head);
     Py_XDECREF(sub);
     return whole ? Py_BuildValue("(iN)", k, whole) : NULL;
+}
+
+/* ---- amber_shorten's _emit: a carried permutation's swaps played at a position ---- */
+
+/* _emit on ``b``: the swaps (a new list) from ``cur`` to ``cur`` followed by ``d`` (cell ``d->key[j]`` gets the card of
+ * cell ``d->val[j]``), at most ``most`` of them, or None; NULL with an exception set */
+static PyObject *emit_swaps(const CarryBoard *b, const uint8_t *cur, const Perm *d, int most, long long emit_nodes) {
+    int n = b->n, len = d->len;
+    int16_t to[MAXN];  /* to[u]: the cell whose card u gets, -1 outside d */
+    for (int c = 0; c < n; c++) to[c] = -1;
+    for (int j = 0; j < len; j++) to[d->key[j]] = d->val[j];
+    /* _min_swaps: d's cells minus its cycles */
+    uint8_t seen[MAXN] = {0};
+    int cycles = 0;
+    for (int j = 0; j < len; j++) {
+        int c = d->key[j];
+        if (seen[c]) continue;
+        cycles++;
+        while (!seen[c]) {
+            seen[c] = 1;
+            c = to[c];
+        }
+    }
+    if (len - cycles > most) return Py_NewRef(Py_None);
+    mask_t inside = 0, cells = 0;
+    for (int j = 0; j < len; j++) {
+        inside |= ONE(cur[d->key[j]]);
+        cells |= ONE(d->key[j]);
+    }
+    /* every card must be able to get to its cell: a rank-neighbour beside it, outside d's cells, or one of d's cards
+     * where d's cells touch it */
+    for (int j = 0; j < len; j++) {
+        int u = d->key[j], v = d->val[j];
+        if (u == b->lone) continue;
+        mask_t want = b->nbm[cur[v]];
+        mask_t amask = 0;
+        for (int t = 0; t < b->nadj[u]; t++) amask |= ONE(b->adj[u][t]);
+        if ((want & inside) && (amask & cells)) continue;
+        int ok = 0;
+        for (int t = 0; t < b->nadj[u] && !ok; t++) {
+            int c = b->adj[u][t];
+            ok = !BIT(cells, c) && BIT(want, cur[c]);
+        }
+        if (!ok) return Py_NewRef(Py_None);
+    }
+    /* each cell of d in turn gets its card by one swap with the cell holding it, while that is legal */
+    uint8_t at[MAXN];
+    memcpy(at, cur, n);
+    int16_t rest[MAXN], back[MAXN];
+    for (int c = 0; c < n; c++) rest[c] = back[c] = -1;
+    for (int j = 0; j < len; j++) {
+        rest[d->key[j]] = d->val[j];
+        back[d->val[j]] = d->key[j];
+    }
+    int out[CARRY_CELLS_MAX][2], nout = 0, left = len;
+    for (int j = 0; j < len; j++) {
+        int c = d->key[j], e = rest[c];
+        if (e < 0) continue;
+        if (!carry_legal(b, at, c, e)) break;
+        uint8_t t = at[c];
+        at[c] = at[e];
+        at[e] = t;
+        out[nout][0] = c < e ? c : e;
+        out[nout][1] = c < e ? e : c;
+        nout++;
+        int x = back[c];
+        back[c] = -1;
+        rest[c] = -1;
+        back[e] = -1;
+        left--;
+        if (x == e) {
+            rest[e] = -1;
+            left--;
+        } else {
+            rest[x] = (int16_t)e;
+            back[e] = (int16_t)x;
+        }
+    }
+    if (!left) {
+        PyObject *result = PyList_New(nout);
+        for (int i = 0; result && i < nout; i++) {
+            PyObject *pair = Py_BuildValue("(ii)", out[i][0], out[i][1]);
+            if (!pair) {
+                Py_CLEAR(result);
+                break;
+            }
+            PyList_SET_ITEM(result, i, pair);
+        }
+        return result;
+    }
+    /* else _rejoin among d's cells from cur to its goal, within emit_nodes states */
+    uint8_t goal[MAXN];
+    memcpy(goal, cur, n);
+    for (int j = 0; j < len; j++) goal[d->key[j]] = cur[d->val[j]];
+    for (int j = 0; j < len; j++)
+        if (b->fixed[d->key[j]]) return Py_NewRef(Py_None);  /* a start card never moves */
+    Rejoin *r = calloc(1, sizeof(Rejoin));
+    if (!r) return PyErr_NoMemory();
+    r->n = n;
+    r->lone = b->lone;
+    r->count = len;
+    memcpy(r->at, cur, n);
+    for (int c = 0; c < n; c++) r->nbm[c] = b->nbm[c];
+    int16_t index[MAXN];
+    for (int c = 0; c < n; c++) index[c] = -1;
+    int k = 0;
+    for (int c = 0; c < n; c++)
+        if (BIT(cells, c)) {
+            r->cells[k] = (uint8_t)c;
+            index[c] = (int16_t)k++;
+        }
+    /* _relative_bound: the cells minus the cycles of the cards' way from cur to goal */
+    int16_t where[256];
+    for (int k2 = 0; k2 < len; k2++) where[goal[r->cells[k2]]] = r->cells[k2];
+    uint8_t done[MAXN] = {0};
+    int rcycles = 0;
+    for (int k2 = 0; k2 < len; k2++) {
+        int c = r->cells[k2];
+        if (done[c]) continue;
+        rcycles++;
+        while (!done[c]) {
+            done[c] = 1;
+            c = where[cur[c]];
+        }
+    }
+    int need = len - rcycles;
+    PyObject *result;
+    if (need > most) {
+        result = Py_NewRef(Py_None);
+    } else {
+        /* _Window: what the cells outside offer each window cell, the window cells it touches, its cells and block */
+        for (int k2 = 0; k2 < len; k2++) {
+            int c = r->cells[k2];
+            mask_t m = 0, am = 0;
+            for (int t = 0; t < b->nadj[c]; t++) {
+                int a = b->adj[c][t];
+                am |= ONE(a);
+                if (index[a] < 0) m |= b->nbm[cur[a]];
+                else r->dyn[k2][r->ndyn[k2]++] = (uint8_t)a;
+            }
+            r->stat[k2] = m;
+            r->amask[k2] = am;
+            r->blocks[k2] = b->block[c];
+        }
+        int found = rejoin_run(r, goal, need, most, emit_nodes);
+        result = found < 0 ? PyErr_NoMemory() : rejoin_found(r, found);
+    }
+    free(r);
+    return result;
+}
+
+PyDoc_STRVAR(emit_doc,
+"emit(board, cur, d, most, emit_nodes) -> swaps or None\n\n"
+"amber_shorten's _emit, compiled: board as for carry, d the carried permutation's items (cell, the cell whose card it\n"
+"gets), in its order.");
+
+static PyObject *emit(PyObject *self, PyObject *args) {
+    PyObject *board_o, *items;
+    const char *cur;
+    Py_ssize_t ncur;
+    int most;
+    long long emit_nodes;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!y#O!iL", &PyTuple_Type, &board_o, &cur, &ncur, &PyList_Type, &items, &most,
+                          &emit_nodes))
+        return NULL;
+    CarryBoard board;
+    if (carry_board_arg(board_o, &board)) return NULL;
+    Py_ssize_t len = PyList_GET_SIZE(items);
+    if (ncur != board.n || len > CARRY_CELLS_MAX || most > 2 * MAXN) {
+        PyErr_SetString(PyExc_ValueError, "_amber_core.emit: a position of n cards, at most 32 cells carried, most <= 256");
+        return NULL;
+    }
+    Perm d = {0};
+    uint8_t used[MAXN] = {0}, got[MAXN] = {0};
+    for (Py_ssize_t j = 0; j < len; j++) {
+        PyObject *pair = PyList_GET_ITEM(items, j);
+        long u = -1, v = -1;
+        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+            u = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+            v = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        }
+        if (u < 0 || v < 0 || u >= board.n || v >= board.n || u == v || used[u] || got[v]) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_amber_core.emit: d moves each of its cells to another, once");
+            return NULL;
+        }
+        used[u] = got[v] = 1;
+        d.key[d.len] = (uint8_t)u;
+        d.val[d.len++] = (uint8_t)v;
+    }
+    for (int j = 0; j < d.len; j++)
+        if (!used[d.val[j]]) {
+            PyErr_SetString(PyExc_ValueError, "_amber_core.emit: d is a permutation of its cells");
+            return NULL;
+        }
+    return emit_swaps(&board, (const uint8_t *)cur, &d, most, emit_nodes);
 }
 
 PyDoc_STRVAR(carry_doc,
@@ -3821,6 +4033,7 @@ static PyMethodDef methods[] = {
     {"exchange", exchange, METH_VARARGS, exchange_doc},
     {"merge_dock", merge_dock, METH_VARARGS, merge_dock_doc},
     {"rejoin", rejoin, METH_VARARGS, rejoin_doc},
+    {"emit", emit, METH_VARARGS, emit_doc},
     {"carry", carry, METH_VARARGS, carry_doc},
     {"carry_jump", carry_jump, METH_VARARGS, carry_jump_doc},
     {"kind_search", kind_search, METH_VARARGS, kind_search_doc},

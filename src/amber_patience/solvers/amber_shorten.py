@@ -1027,6 +1027,16 @@ def _emit(board: _Board, cur: bytes, d: dict[int, int], most: int, emit_nodes: i
     return _rejoin(board, cur, bytes(goal), sorted(d), most, emit_nodes)
 
 
+def _emit_any(board: _Board, cur: bytes, items: list[tuple[int, int]], most: int, emit_nodes: int
+              ) -> list[tuple[int, int]] | None:
+    """:func:`_emit` of the permutation of ``items`` (in their order), by the compiled core when it is built
+    (``_amber_core.emit``: the same swaps, the same answer; a test compares them)."""
+    if compiled.ON and len(items) <= 30 and most <= 250:
+        assert compiled.native is not None, "the compiled core is not built"
+        return compiled.native.emit(_carry_board(board), cur, items, most, emit_nodes)
+    return _emit(board, cur, dict(items), most, emit_nodes)
+
+
 def _carry(board: _Board, path: list[tuple[int, int]], states: list[bytes], i: int, node_cap: int, span: int,
            cells_cap: int, emit_nodes: int, failed: dict[tuple[object, ...], int] | None = None,
            played_ok: list[bool] | None = None, masks: list[int] | None = None
@@ -1057,7 +1067,7 @@ def _emit_tries(board: _Board, failed: dict[tuple[object, ...], int] | None, emi
         d = dict(items)
         key = (tuple(sorted(d.items())), _cards_of(zone_low | zone_high << 64)(cur))
         if failed is None or failed.get(key, -1) < removed:
-            sub = _emit(board, cur, d, removed - 2, emit_nodes)
+            sub = _emit_any(board, cur, items, removed - 2, emit_nodes)
             if sub is not None:
                 return sub
             if failed is not None:
