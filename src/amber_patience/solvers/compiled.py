@@ -2,8 +2,8 @@
 
 ``pip install`` compiles the core as an optional extension. Each of its functions is the very search of a Python
 function that stays the reference (``tests/test_amber_core.py`` checks them state for state): ``search`` is
-``amber._search_py``; ``rejoin``, ``emit``, ``carry`` and ``carry_jump`` are the shortening's ``_rejoin_py``, ``_emit``, ``_carry_py``
-and ``_carry_jump_py`` (``amber_shorten``); for Pattern of Amber (``amber_pattern``),
+``amber._search_py``; ``rejoin``, ``emit``, ``carry`` and ``carry_jump`` are the shortening's ``_rejoin_py``,
+``_emit``, ``_carry_py`` and ``_carry_jump_py`` (``amber_shorten``); for Pattern of Amber (``amber_pattern``),
 ``never_docks`` is ``PatternPlanner._never_docks``, ``cached_dock`` is ``PatternPlanner.dock`` with its cache (its
 search ``_dock_py``), ``exchange`` is ``dock_exchange``, ``merge_dock`` is
 ``PatternPlanner._merge_search_py``, ``kind_search`` is ``_kind_search_py``, ``balance_children`` is
