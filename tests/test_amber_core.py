@@ -692,7 +692,14 @@ def test_the_cores_carried_swaps_are_the_python_ones(name: str, number: int, ste
     the same failed tries recorded; and every rewrite found replays legally to the same position."""
 
     board = amber_solver._Board(get_game(name).deal(number))
-    rng = random.Random(seed)
+    path, _ = _random_swaps(board, random.Random(seed), steps)
+    assume(len(path) >= 2)
+    _carry_both_ways(board, path, range(len(path) - 1), node_cap, span, cells)
+
+
+def _random_swaps(board: amber_solver._Board, rng: random.Random, steps: int) -> tuple[list[tuple[int, int]], bytes]:
+    """Up to ``steps`` random legal swaps from the board's start (fewer where none is left), and the position after
+    them."""
     path: list[tuple[int, int]] = []
     at = bytearray(board.start)
     pos = [0] * board.n
@@ -705,8 +712,7 @@ def test_the_cores_carried_swaps_are_the_python_ones(name: str, number: int, ste
         a, b = rng.choice(moves)
         path.append((a, b))
         at[a], at[b] = at[b], at[a]
-    assume(len(path) >= 2)
-    _carry_both_ways(board, path, range(len(path) - 1), node_cap, span, cells)
+    return path, bytes(at)
 
 
 def _carry_both_ways(board: amber_solver._Board, path: list[tuple[int, int]], starts: Any, node_cap: int, span: int,
@@ -773,16 +779,7 @@ def test_the_cores_emitted_swaps_are_the_python_ones(name: str, number: int, ste
     rng = random.Random(seed)
     cur = bytes(board.start)
     if played:
-        at = bytearray(cur)
-        pos = [0] * board.n
-        for _ in range(cells):
-            for cell, card in enumerate(at):
-                pos[card] = cell
-            moves = sorted(board.moves(list(at), pos))
-            if not moves:
-                break
-            a, b = rng.choice(moves)
-            at[a], at[b] = at[b], at[a]
+        _, at = _random_swaps(board, rng, cells)
         where = {card: cell for cell, card in enumerate(cur)}
         items = [(u, where[at[u]]) for u in range(board.n) if at[u] != cur[u]]
         most = cells + most % 3 - 1

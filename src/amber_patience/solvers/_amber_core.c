@@ -2460,6 +2460,22 @@ static PyObject *carry_found(const Carry *c, int k, int32_t run, PyObject *path,
 
 /* ---- amber_shorten's _emit: a carried permutation's swaps played at a position ---- */
 
+/* the cycles of the permutation ``next`` of the ``len`` cells of ``cells`` */
+static int cycles_among(const uint8_t *cells, int len, const int16_t *next) {
+    uint8_t seen[MAXN] = {0};
+    int cycles = 0;
+    for (int j = 0; j < len; j++) {
+        int c = cells[j];
+        if (seen[c]) continue;
+        cycles++;
+        while (!seen[c]) {
+            seen[c] = 1;
+            c = next[c];
+        }
+    }
+    return cycles;
+}
+
 /* _emit on ``b``: the swaps (a new list) from ``cur`` to ``cur`` followed by ``d`` (cell ``d->key[j]`` gets the card of
  * cell ``d->val[j]``), at most ``most`` of them, or None; NULL with an exception set */
 static PyObject *emit_swaps(const CarryBoard *b, const uint8_t *cur, const Perm *d, int most, long long emit_nodes) {
@@ -2467,19 +2483,7 @@ static PyObject *emit_swaps(const CarryBoard *b, const uint8_t *cur, const Perm 
     int16_t to[MAXN];  /* to[u]: the cell whose card u gets, -1 outside d */
     for (int c = 0; c < n; c++) to[c] = -1;
     for (int j = 0; j < len; j++) to[d->key[j]] = d->val[j];
-    /* _min_swaps: d's cells minus its cycles */
-    uint8_t seen[MAXN] = {0};
-    int cycles = 0;
-    for (int j = 0; j < len; j++) {
-        int c = d->key[j];
-        if (seen[c]) continue;
-        cycles++;
-        while (!seen[c]) {
-            seen[c] = 1;
-            c = to[c];
-        }
-    }
-    if (len - cycles > most) return Py_NewRef(Py_None);
+    if (len - cycles_among(d->key, len, to) > most) return Py_NewRef(Py_None);  /* _min_swaps */
     mask_t inside = 0, cells = 0;
     for (int j = 0; j < len; j++) {
         inside |= ONE(cur[d->key[j]]);
@@ -2568,20 +2572,10 @@ static PyObject *emit_swaps(const CarryBoard *b, const uint8_t *cur, const Perm 
             index[c] = (int16_t)k++;
         }
     /* _relative_bound: the cells minus the cycles of the cards' way from cur to goal */
-    int16_t where[256];
+    int16_t where[256], next[MAXN];
     for (int k2 = 0; k2 < len; k2++) where[goal[r->cells[k2]]] = r->cells[k2];
-    uint8_t done[MAXN] = {0};
-    int rcycles = 0;
-    for (int k2 = 0; k2 < len; k2++) {
-        int c = r->cells[k2];
-        if (done[c]) continue;
-        rcycles++;
-        while (!done[c]) {
-            done[c] = 1;
-            c = where[cur[c]];
-        }
-    }
-    int need = len - rcycles;
+    for (int k2 = 0; k2 < len; k2++) next[r->cells[k2]] = where[cur[r->cells[k2]]];
+    int need = len - cycles_among(r->cells, len, next);
     PyObject *result;
     if (need > most) {
         result = Py_NewRef(Py_None);
