@@ -140,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
           f"{', '.join(x for x in limits if x) or 'no limit'} per deal")
     print("targets: won 100%, median <= 1 s, p95 <= 5 s, median length/bound <= 2.0")
+    clock = amber_solver.LENGTH_SECONDS
+    print("draws for length until " + (f"{clock:g} s after the start, the race's wait until "
+                                       f"{amber_solver.RACE_WAIT_AFTER_LENGTH:g} s after that"
+                                       if clock else "the deadline (no clock)"))
     print(machine_line())
     header = f"{'layout':<9} {'deals':>5} {'won':>6} {'median s':>9} {'p95 s':>7} {'max s':>7} " \
              f"{'med cpu':>7} {'p95 cpu':>7} {'med nodes':>9} {'len/bound':>9} {'med len':>7} {'med bound':>9}  not won"
