@@ -1495,7 +1495,7 @@ def _shortened(board: _Board, path: Path, deadline: float | None, layout: str) -
 #: The draws for length of a full :func:`solve` (Arden's, Pattern's) stop this many seconds after its start at the
 #: latest (``_Budget.length_until``): on a slow machine or a deal slow to win, a line sooner rather than a shorter one.
 #: None: only the deadline stops them.
-LENGTH_SECONDS: float | None = 0.5
+LENGTH_SECONDS: float | None = 0.6
 
 
 #: Whether a full :func:`solve` (not a quick hint) races for length: the racers shorten their own lines and the race
