@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Amber solver benchmark: deals {args.deals[0]}..{args.deals[-1]} ({len(args.deals)} per layout), "
           f"{', '.join(x for x in limits if x) or 'no limit'} per deal")
     print("targets: won 100%, median <= 1 s, p95 <= 5 s, median length/bound <= 2.0")
-    clock = amber_solver.LENGTH_SECONDS
+    clock = amber_solver.LENGTH_SECONDS if time_limit else None  # a solve without a time limit has no clock
     print("draws for length until " + (f"{clock:g} s after the start, the race's wait until "
                                        f"{amber_solver.RACE_WAIT_AFTER_LENGTH:g} s after that"
                                        if clock else "the deadline (no clock)"))

@@ -467,6 +467,8 @@ def test_a_full_solve_gives_its_draws_for_length_seconds(monkeypatch: pytest.Mon
     assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
     (until,) = seen
     assert until is not None and before + 7.0 <= until <= time.perf_counter() + 7.0
+    assert solve(get_game("arden").deal(2), time_limit=None, node_limit=200_000).status == "won"  # no clock either
+    assert seen[1] is None
     monkeypatch.setattr(amber_solver, "LENGTH_SECONDS", None)
     assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
-    assert seen[1] is None
+    assert seen[2] is None

@@ -1494,7 +1494,7 @@ def _shortened(board: _Board, path: Path, deadline: float | None, layout: str) -
 
 #: The draws for length of a full :func:`solve` (Arden's, Pattern's) stop this many seconds after its start at the
 #: latest (``_Budget.length_until``): on a slow machine or a deal slow to win, a line sooner rather than a shorter one.
-#: None: only the deadline stops them.
+#: None: only the deadline stops them (as in a solve without a time limit, which has no clock at all).
 LENGTH_SECONDS: float | None = 0.6
 
 
@@ -1594,7 +1594,8 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
         return Solution("lost", [], stats)
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
-    budget = _Budget(deadline, cap, None if LENGTH_SECONDS is None else t0 + LENGTH_SECONDS)
+    # no clock on the work for length without a time limit (a solve bounded by states only: the same with any load)
+    budget = _Budget(deadline, cap, None if LENGTH_SECONDS is None or deadline is None else t0 + LENGTH_SECONDS)
     planner = PLANNERS.get(position.game.name)
     quick = shorten_first is not None
     races = races_for(position.game, board, quick) if can_race() else None
