@@ -351,32 +351,33 @@ def test_a_raced_line_is_shortened_by_its_racer() -> None:
     assert amber_solver._line(lambda budget: None, board, "path-36", None, _Budget(None, 1)) is None
 
 
-@pytest.mark.parametrize(("number", "drawn_shorter"), [(4, True), (6, False)])
+@pytest.mark.parametrize(("number", "kept_line"), [(4, 1), (6, 2), (2, 0)])
 def test_arden_draws_run_the_chains_with_lighter_gatherings_and_keep_the_fewest_swaps(number: int,
-                                                                                      drawn_shorter: bool) -> None:
+                                                                                      kept_line: int) -> None:
     game = get_game("arden")
     board = _Board(game.deal(number))
     draws = amber_solver.arden_draws(game, board)
     assert set(draws) == set(amber_solver.arden_races(game, board))
-    for name, plan in (("chain", "chain"), ("reverse-chain", "reverse-chain")):
-        (steps,) = draws[name]
-        plain = _plan_arden(game, board, plan)
-        assert [replace_weight(step) for step in steps] == plain
-        assert {step.weight for step in steps if step.kind == "gather"} == {amber_solver.ARDEN_DRAW_WEIGHT}
-        assert {step.weight for step in steps if step.kind == "sort"} == {None}
+    for name in ("chain", "reverse-chain"):
+        assert len(draws[name]) == len(amber_solver.ARDEN_DRAW_WEIGHTS) >= 2
+        for steps, weight in zip(draws[name], amber_solver.ARDEN_DRAW_WEIGHTS, strict=True):
+            assert [replace_weight(step) for step in steps] == _plan_arden(game, board, name)
+            assert {step.weight for step in steps if step.kind == "gather"} == {weight}
+            assert {step.weight for step in steps if step.kind == "sort"} == {None}
     plans = amber_solver.arden_races(game, board)["chain"]
     first_budget = _Budget(None, 60000)
     first = amber_solver._plan(board, game, first_budget, plans=plans)
     assert first is not None
     cap = min(amber_solver.ARDEN_DRAW_MAX,
               max(amber_solver.ARDEN_DRAW_MIN, int(amber_solver.ARDEN_DRAW_SCALE * first_budget.used)))
-    drawn = amber_solver._run_plan(board, game, draws["chain"][0], _Budget(None, cap))
+    drawn = [amber_solver._run_plan(board, game, steps, _Budget(None, cap)) for steps in draws["chain"]]
     budget = _Budget(None, 60000)
     kept = amber_solver._plan_drawn(board, game, plans, draws["chain"], budget)
-    assert budget.used == first_budget.used  # the draw's states are its own
-    candidates = [first] + ([drawn] if drawn is not None else [])
-    assert kept == min(candidates, key=len)
-    assert (kept != first) == drawn_shorter  # deal 4: the draw wins in its budget with fewer swaps; deal 6: it fails
+    assert budget.used == first_budget.used  # the draws' states are their own
+    candidates = [first] + [path for path in drawn if path is not None]
+    assert kept == min(candidates, key=len)  # the first of the fewest swaps
+    # deal 4: the first draw (weight 2) wins in its budget with the fewest swaps; deal 6: the second (1.5); deal 2: none
+    assert kept == [first, *drawn][kept_line]
     at = bytearray(board.start)
     for a, b in kept:
         assert board.legal_swap(at, a, b), (a, b)
@@ -456,16 +457,22 @@ def test_a_full_solve_gives_its_draws_for_length_seconds(monkeypatch: pytest.Mon
     monkeypatch.setattr(amber_solver, "RACE", False)
     monkeypatch.setattr(amber_solver, "LENGTH_SECONDS", 7.0)
     seen: list[float | None] = []
+    drawn: list[list[list[amber_solver.Step]]] = []
     plan_drawn = amber_solver._plan_drawn
 
     def spy(board, game, plans, draws, budget):  # type: ignore[no-untyped-def]
         seen.append(budget.length_until)
+        drawn.append(draws)
         return plan_drawn(board, game, plans, draws, budget)
 
     monkeypatch.setattr(amber_solver, "_plan_drawn", spy)
     before = time.perf_counter()
     assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
     (until,) = seen
+    # without a race both raced plans' draws, by weight: both first draws before the second ones (the clock cuts last)
+    game = get_game("arden")
+    sides = amber_solver.arden_draws(game, _Board(game.deal(2)))
+    assert drawn[0] == [sides["chain"][0], sides["reverse-chain"][0], sides["chain"][1], sides["reverse-chain"][1]]
     assert until is not None and before + 7.0 <= until <= time.perf_counter() + 7.0
     assert solve(get_game("arden").deal(2), time_limit=None, node_limit=200_000).status == "won"  # no clock either
     assert seen[1] is None

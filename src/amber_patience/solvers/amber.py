@@ -989,16 +989,17 @@ def _arden_chain(game: AmberGame) -> bool:
 
 def arden_draws(game: AmberGame, board: _Board) -> dict[str, list[list[Step]]]:
     """Forest of Arden's draws for length, by raced plan (:func:`arden_races`): after its first win each racer runs
-    its chain again with the gatherings' search weight ``ARDEN_DRAW_WEIGHT`` (less greedy: fewer swaps found where it
-    wins in time), and keeps the line with fewer swaps (:func:`_plan_drawn`)."""
-    def lighter(plan: str) -> list[Step]:
-        return [replace(step, weight=ARDEN_DRAW_WEIGHT) if step.kind == "gather" else step
+    its chain again with the gatherings' search weight of each of ``ARDEN_DRAW_WEIGHTS`` in turn (less greedy: fewer
+    swaps found where it wins in time), and keeps the line with the fewest swaps (:func:`_plan_drawn`)."""
+    def lighter(plan: str, weight: float) -> list[Step]:
+        return [replace(step, weight=weight) if step.kind == "gather" else step
                 for step in _plan_arden(game, board, plan)]
-    return {"chain": [lighter("chain")], "reverse-chain": [lighter("reverse-chain")]}
+    return {plan: [lighter(plan, weight) for weight in ARDEN_DRAW_WEIGHTS] for plan in ("chain", "reverse-chain")}
 
 
-#: The gatherings' search weight of Arden's draws (the layout's is 3).
-ARDEN_DRAW_WEIGHT = 2.0
+#: The gatherings' search weights of Arden's draws, in turn (the layout's is 3). A second draw at 1.5 since the
+#: twenty-third session: deals 1-60, length / bound 2.05-2.07 -> 2.01-2.04 (``docs/solver.md``).
+ARDEN_DRAW_WEIGHTS = (2.0, 1.5)
 #: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN`` and at
 #: most ``ARDEN_DRAW_MAX`` (about half a second: a deal that took seconds to win is not drawn for that long again).
 ARDEN_DRAW_SCALE = 2.0
@@ -1620,8 +1621,9 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
                 board, position.game, budget, **_planner_kw(position.game, quick))
         else:
             # without a race, a full solve of Forest of Arden makes the draws of both raced plans
+            # in turn by weight, both plans' first draws before the second ones: the clock cuts the last
             draws = [] if quick or not _arden_chain(position.game) else [
-                steps for side in arden_draws(position.game, board).values() for steps in side]
+                steps for turn in zip(*arden_draws(position.game, board).values(), strict=True) for steps in turn]
             path = _plan_drawn(board, position.game, plans_for(position.game, board), draws, budget)
     except Unwinnable as proof:  # a plan looked at every position reachable: none is won
         stats.update(seconds=time.perf_counter() - t0, nodes=budget.used, difficulty=budget.used,
