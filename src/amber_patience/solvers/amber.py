@@ -1002,9 +1002,11 @@ def arden_draws(game: AmberGame, board: _Board) -> dict[str, list[list[Step]]]:
 ARDEN_DRAW_WEIGHTS = (2.0, 1.5)
 #: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN`` and at
 #: most ``ARDEN_DRAW_MAX`` (about half a second: a deal that took seconds to win is not drawn for that long again).
-ARDEN_DRAW_SCALE = 2.0
+#: 4 and 60,000 since the twenty-fourth session (2 and 40,000 before): the lighter draws win mostly late, in the
+#: end game of a second or third attempt, and the clock (:data:`LENGTH_SECONDS`) stops them anyway.
+ARDEN_DRAW_SCALE = 4.0
 ARDEN_DRAW_MIN = 3000
-ARDEN_DRAW_MAX = 40000
+ARDEN_DRAW_MAX = 60000
 
 
 def _plan_drawn(board: _Board, game: AmberGame, plans: Plans, draws: list[list[Step]], budget: _Budget
@@ -1495,8 +1497,10 @@ def _shortened(board: _Board, path: Path, deadline: float | None, layout: str) -
 
 #: The draws for length of a full :func:`solve` (Arden's, Pattern's) stop this many seconds after its start at the
 #: latest (``_Budget.length_until``): on a slow machine or a deal slow to win, a line sooner rather than a shorter one.
-#: None: only the deadline stops them (as in a solve without a time limit, which has no clock at all).
-LENGTH_SECONDS: float | None = 0.6
+#: None: only the deadline stops them (as in a solve without a time limit, which has no clock at all). 0.7 since the
+#: twenty-fourth session (0.6 before): with Arden's larger draw caps, deals 1-100 length / bound 2.04 -> 2.00, the
+#: median 0.71 -> 0.83 s on a fast machine, 0.91 s with both cores loaded (``docs/solver.md``).
+LENGTH_SECONDS: float | None = 0.7
 
 
 #: Whether a full :func:`solve` (not a quick hint) races for length: the racers shorten their own lines and the race
