@@ -469,10 +469,13 @@ def test_a_full_solve_gives_its_draws_for_length_seconds(monkeypatch: pytest.Mon
     before = time.perf_counter()
     assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
     (until,) = seen
-    # without a race both raced plans' draws, by weight: both first draws before the second ones (the clock cuts last)
+    # without a race both raced plans' draws, by weight: both first draws before the second ones, and so on (the clock
+    # cuts the last)
     game = get_game("arden")
     sides = amber_solver.arden_draws(game, _Board(game.deal(2)))
-    assert drawn[0] == [sides["chain"][0], sides["reverse-chain"][0], sides["chain"][1], sides["reverse-chain"][1]]
+    assert drawn[0] == [side[k] for k in range(len(amber_solver.ARDEN_DRAW_WEIGHTS))
+                        for side in (sides["chain"], sides["reverse-chain"])]
+    assert len(drawn[0]) == 2 * len(amber_solver.ARDEN_DRAW_WEIGHTS) >= 6
     assert until is not None and before + 7.0 <= until <= time.perf_counter() + 7.0
     assert solve(get_game("arden").deal(2), time_limit=None, node_limit=200_000).status == "won"  # no clock either
     assert seen[1] is None

@@ -998,8 +998,9 @@ def arden_draws(game: AmberGame, board: _Board) -> dict[str, list[list[Step]]]:
 
 
 #: The gatherings' search weights of Arden's draws, in turn (the layout's is 3). A second draw at 1.5 since the
-#: twenty-third session: deals 1-60, length / bound 2.05-2.07 -> 2.01-2.04 (``docs/solver.md``).
-ARDEN_DRAW_WEIGHTS = (2.0, 1.5)
+#: twenty-third session: deals 1-60, length / bound 2.05-2.07 -> 2.01-2.04; a third at 1.25 since the twenty-fourth,
+#: where the clock leaves it time: deals 1-100, 2.000 -> 1.986 (``docs/solver.md``).
+ARDEN_DRAW_WEIGHTS = (2.0, 1.5, 1.25)
 #: Each draw may expand ``ARDEN_DRAW_SCALE`` times the states of the first win, at least ``ARDEN_DRAW_MIN`` and at
 #: most ``ARDEN_DRAW_MAX`` (about half a second: a deal that took seconds to win is not drawn for that long again).
 #: 4 and 60,000 since the twenty-fourth session (2 and 40,000 before): the lighter draws win mostly late, in the
