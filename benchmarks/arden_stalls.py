@@ -18,8 +18,8 @@ whole board from there: weight 3, no group term, every cell but the start cards'
 finished; each finish found is checked with the move rule.
 
 Besides the raced plans, each racer's draws for length (``amber.arden_draws``: its chain with less greedy gatherings,
-one draw a weight of ``amber.ARDEN_DRAW_WEIGHTS``) run alone as plans of their own: ``chain-draw``, ``chain-draw-2``,
-``chain-draw-3``, ``reverse-chain-draw``, ``reverse-chain-draw-2`` and ``reverse-chain-draw-3``.
+one draw a weight of ``amber.ARDEN_DRAW_WEIGHTS``) run alone as plans of their own: ``chain-draw``, ``chain-draw-2``
+and so on, and ``reverse-chain-draw``, ``reverse-chain-draw-2`` and so on (one name a weight).
 
 Then the race: per deal, the smaller of the raced plans' states (the draws' left out). That stands in for the race
 on two cores, whose winner is the plan that finishes first. It gives the median, the 95th percentile (nearest rank)
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=60000, help="states each plan may expand per deal")
     parser.add_argument("--plans", nargs="+", default=None,
                         help="the raced plans and draws to run (default: all of them: chain, reverse-chain, "
-                             "chain-draw, chain-draw-2, chain-draw-3, reverse-chain-draw, ...)")
+                             "chain-draw, chain-draw-2, ..., reverse-chain-draw, ...: one draw a weight)")
     parser.add_argument("--finish", type=int, default=0, metavar="N",
                         help="also sort the whole board from each stall near it, within N states (0: no)")
     parser.add_argument("--finish-bound", type=int, default=20, help="how near (lower bound) a stall must be")

@@ -47,9 +47,9 @@ How it works (``docs/solver.md`` has the reasoning and the measured figures):
   and the first to win is kept; a full solve (not a hint) races for length: each racer shortens its own line and
   the race waits a while after the first win for a shorter one (:data:`RACE_WAIT_FACTOR`). Forest of Arden: the
   chain, against the whole-board probe then the chain the other way along the snake; each chain stalls on deals
-  the other wins quickly, and in a full solve each racer then draws its chain again, twice, with less greedy
-  gatherings and keeps the fewest swaps (:func:`arden_draws`). Pattern of Amber: its
-  portfolio of balance searches, against the same in another order with other seeds. Mount Kolvir: its
+  the other wins quickly, and in a full solve each racer then draws its chain again, once for each weight of
+  ``ARDEN_DRAW_WEIGHTS``, with less greedy gatherings and keeps the fewest swaps (:func:`arden_draws`). Pattern of
+  Amber: its portfolio of balance searches, against the same in another order with other seeds. Mount Kolvir: its
   attempts, against the same in the other order. Path in Shadow (56, 52): its plans, against the main
   plan searched greedier. The race's effort is about the smaller of the two: wall time falls, CPU time
   (both processes) rises (``docs/solver.md``, "The race on two cores"). Where no second core can be
