@@ -1,0 +1,211 @@
+"""Where Pattern of Amber's lines lose length: the merges of a gathering, and how far placing cards home gets.
+
+    python benchmarks/pattern_merges.py [--deals 1-20] [--nodes 3000]
+    python benchmarks/pattern_merges.py --frontier [--deals 1-5] [--cap 5000] [--depth 6] [--from 0,0.5,0.85]
+
+A line's length is the deal's lower bound plus twice its *merges* (swaps that join two cycles of the permutation to
+the goal), and the block sorts after a gathering make none; so Pattern's length is in its gathering's merges.
+
+By default, for each deal: one gathering as a draw for length makes it (``amber_pattern.balance_search`` with the
+portfolio's first setting, merges costed by ``DRAW_MERGE_COST``, at most ``--nodes`` expansions), made again with
+docks of fewer merges (``regather``) and the shorter kept. It prints the gathering's swaps, its merges by quarter of
+its length, the cards out of their block at each quarter, the bound where it ends and the length after the sorts
+(gathering + end bound); a summary gives the merges by quarter and the swaps and merges across blocks (exchanges)
+and inside one (docks).
+
+With ``--frontier``: the placement studied in the twenty-fifth session instead of a gathering. A card counts as
+*placed* when it stands in its goal cell and is joined to a start card (or, in a block with no start card, to the
+first card placed there) by rank-neighbours in their goal cells. Each step is a best-first search (key 2 x merges +
+0.3 x swaps, at most ``--depth`` swaps and ``--cap`` states) for the fewest merges that place one more card. It
+prints how many cards it placed, with how many swaps and merges, before a step found nothing. ``--from F,...``
+starts it also from the position a fraction F of the way along the default gathering (0: the deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import statistics
+import time
+from collections.abc import Sequence
+
+from amber_patience.games import get_game
+from amber_patience.solvers import amber_pattern as pattern
+from amber_patience.solvers.amber import _Board, _Budget
+
+Swap = tuple[int, int]
+
+
+def parse_range(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def gathering(board: _Board, game: object, nodes: int, seed: int = 1) -> tuple[list[Swap], bytes] | None:
+    """A draw's gathering from the deal (the portfolio's first setting, merges costed), regathered, the one of the
+    least length + end bound kept; ``None`` if the search does not gather within ``nodes`` expansions."""
+    imb, weight, _, _ = pattern.BALANCE_PORTFOLIO[0]
+    planner = pattern.PatternPlanner(board, game, seed=seed)  # type: ignore[arg-type]
+    found = pattern.balance_search(planner, board.start, _Budget(None, nodes), imb, weight,
+                                   merge_cost=pattern.DRAW_MERGE_COST)
+    if found is None:
+        return None
+    options = [found]
+    again = pattern.regather(planner, board.start, found[0])
+    if again is not None:
+        options.append(again)
+    return min(options, key=lambda o: len(o[0]) + board.bound(o[1]))
+
+
+def merge_flags(board: _Board, at: Sequence[int], path: Sequence[Swap]) -> list[bool]:
+    """Whether each swap of ``path``, made in turn from ``at``, is a merge (its two cells on two cycles)."""
+    cur = list(at)
+    flags = []
+    for a, b in path:
+        cyc = board.cycles(cur)[0]
+        flags.append(cyc[a] != cyc[b])
+        cur[a], cur[b] = cur[b], cur[a]
+    return flags
+
+
+def out_of_block(board: _Board, at: Sequence[int]) -> int:
+    return sum(board.cell_group[c] != board.group[at[c]] for c in range(board.n))
+
+
+def placed(board: _Board, at: Sequence[int], anchors: set[int]) -> int:
+    """The cards placed (see the module's doc): those in their goal cells joined to an anchor (a start cell, or the
+    first card placed in a block with no start card) by rank-neighbours in theirs; plus one per block with no
+    anchor that has some card in its goal cell."""
+    ok = [False] * board.n
+    stack = [c for c in anchors if board.target[at[c]] == c]
+    for c in stack:
+        ok[c] = True
+    while stack:
+        c = stack.pop()
+        for m in board.nb[at[c]]:
+            home = board.target[m]
+            if not ok[home] and at[home] == m and home in board.adjset[c]:
+                ok[home] = True
+                stack.append(home)
+    anchored = {board.block[c] for c in anchors}
+    loose = {board.block[c] for c in range(board.n) if board.block[c] not in anchored and board.target[at[c]] == c}
+    return sum(ok) + len(loose)
+
+
+def frontier(board: _Board, at: Sequence[int], cap: int, depth: int) -> tuple[int, int, int, bool]:
+    """Place cards home one at a time from ``at`` (the module's doc): (swaps, merges, cards placed, all placed)."""
+    n = board.n
+    cur = list(at)
+    anchors = set(board.frozen)
+    swaps = merges = 0
+    score = placed(board, cur, anchors)
+    while score < n:
+        start = tuple(cur)
+        heap: list[tuple[float, int, int, tuple[int, ...]]] = [(0.0, 0, 0, start)]
+        seen = {start: 0.0}
+        found: tuple[int, int, list[int]] | None = None
+        states = 0
+        while heap and states < cap:
+            _, mg, sw, key = heapq.heappop(heap)
+            states += 1
+            here = list(key)
+            if sw and placed(board, here, anchors) > score:
+                found = (sw, mg, here)
+                break
+            if sw >= depth:
+                continue
+            pos = [0] * n
+            for c, x in enumerate(here):
+                pos[x] = c
+            cyc = board.cycles(here)[0]
+            for a, b in board.moves(here, pos):
+                m2 = mg + (cyc[a] != cyc[b])
+                nxt = here[:]
+                nxt[a], nxt[b] = nxt[b], nxt[a]
+                t = tuple(nxt)
+                k = 2.0 * m2 + 0.3 * (sw + 1)
+                if seen.get(t, k + 1) <= k:
+                    continue
+                seen[t] = k
+                heapq.heappush(heap, (k, m2, sw + 1, t))
+        if found is None:
+            return swaps, merges, score, False
+        sw, mg, cur = found
+        swaps += sw
+        merges += mg
+        anchored = {board.block[c] for c in anchors}
+        for c in range(n):
+            if board.block[c] not in anchored and board.target[cur[c]] == c:
+                anchors.add(c)
+                anchored.add(board.block[c])
+        score = placed(board, cur, anchors)
+    return swaps, merges, score, True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=parse_range, default=None)
+    parser.add_argument("--nodes", type=int, default=3000, help="expansions of the gathering (default 3000)")
+    parser.add_argument("--frontier", action="store_true", help="place cards home instead (see above)")
+    parser.add_argument("--cap", type=int, default=5000, help="--frontier: states of a step (default 5000)")
+    parser.add_argument("--depth", type=int, default=6, help="--frontier: swaps of a step (default 6)")
+    parser.add_argument("--from", dest="fractions", default="0",
+                        help="--frontier: start where this fraction of the gathering is made, comma-separated")
+    args = parser.parse_args(argv)
+    deals = args.deals or parse_range("1-5" if args.frontier else "1-20")
+    game = get_game("pattern")
+    quarters = [0, 0, 0, 0]
+    kinds = {"exchanges": [0, 0], "docks": [0, 0]}
+    ratios = []
+    for number in deals:
+        position = game.deal(number)
+        if position.lost_reason():
+            continue
+        board = _Board(position)
+        bound = board.bound(board.start)
+        t0 = time.process_time()
+        gathered = gathering(board, game, args.nodes)
+        if gathered is None:
+            print(f"deal {number}: not gathered within {args.nodes} expansions", flush=True)
+            continue
+        path, end = gathered
+        if args.frontier:
+            for fraction in (float(f) for f in args.fractions.split(",")):
+                k = int(fraction * len(path))
+                at = list(board.start)
+                for a, b in path[:k]:
+                    at[a], at[b] = at[b], at[a]
+                t1 = time.process_time()
+                swaps, merges, count, done = frontier(board, at, args.cap, args.depth)
+                what = f"all placed, length {k + swaps} = {(k + swaps) / bound:.2f} x" if done else "stuck"
+                print(f"deal {number} from swap {k} of {len(path)}: {count} placed in {swaps} swaps, {merges} merges;"
+                      f" {what}; {time.process_time() - t1:.1f} s CPU", flush=True)
+            continue
+        flags = merge_flags(board, board.start, path)
+        by_quarter = [0, 0, 0, 0]
+        at = list(board.start)
+        outs = [out_of_block(board, at)]
+        for i, ((a, b), merge) in enumerate(zip(path, flags, strict=True)):
+            by_quarter[4 * i // len(path)] += merge
+            kind = kinds["exchanges" if board.block[a] != board.block[b] else "docks"]
+            kind[0] += 1
+            kind[1] += merge
+            at[a], at[b] = at[b], at[a]
+            if (i + 1) in {len(path) * q // 4 for q in (1, 2, 3)}:
+                outs.append(out_of_block(board, at))
+        length = len(path) + board.bound(end)
+        ratios.append(length / bound)
+        quarters = [q + m for q, m in zip(quarters, by_quarter, strict=True)]
+        print(f"deal {number}: bound {bound}, gathering {len(path)} swaps, merges by quarter {by_quarter}, "
+              f"cards out {outs}, end bound {board.bound(end)}, length {length} = {length / bound:.2f} x; "
+              f"{time.process_time() - t0:.1f} s CPU", flush=True)
+    if not args.frontier and ratios:
+        ex, dk = kinds["exchanges"], kinds["docks"]
+        print(f"merges by quarter {quarters}; exchanges {ex[0]} swaps, {ex[1]} merges ({ex[1] / max(ex[0], 1):.0%}); "
+              f"docks {dk[0]} swaps, {dk[1]} merges ({dk[1] / max(dk[0], 1):.0%}); "
+              f"median length {statistics.median(ratios):.2f} x the bound")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
