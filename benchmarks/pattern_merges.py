@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from amber_patience.games import get_game
 from amber_patience.solvers import amber_pattern as pattern
 from amber_patience.solvers.amber import _Board, _Budget
+from amber_patience.solvers.amber_shorten import _merges
 
 Swap = tuple[int, int]
 
@@ -55,21 +56,6 @@ def gathering(board: _Board, game: object, nodes: int, seed: int = 1) -> tuple[l
     if again is not None:
         options.append(again)
     return min(options, key=lambda o: len(o[0]) + board.bound(o[1]))
-
-
-def merge_flags(board: _Board, at: Sequence[int], path: Sequence[Swap]) -> list[bool]:
-    """Whether each swap of ``path``, made in turn from ``at``, is a merge (its two cells on two cycles)."""
-    cur = list(at)
-    flags = []
-    for a, b in path:
-        cyc = board.cycles(cur)[0]
-        flags.append(cyc[a] != cyc[b])
-        cur[a], cur[b] = cur[b], cur[a]
-    return flags
-
-
-def out_of_block(board: _Board, at: Sequence[int]) -> int:
-    return sum(board.cell_group[c] != board.group[at[c]] for c in range(board.n))
 
 
 def placed(board: _Board, at: Sequence[int], anchors: set[int]) -> int:
@@ -181,18 +167,20 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"deal {number} from swap {k} of {len(path)}: {count} placed in {swaps} swaps, {merges} merges;"
                       f" {what}; {time.process_time() - t1:.1f} s CPU", flush=True)
             continue
-        flags = merge_flags(board, board.start, path)
+        states = [board.start]
+        for a, b in path:
+            states.append(pattern._apply(states[-1], [(a, b)]))
+        flags = _merges(board, states, path)
+        out = pattern.PatternPlanner(board, game).out
         by_quarter = [0, 0, 0, 0]
-        at = list(board.start)
-        outs = [out_of_block(board, at)]
+        outs = [out(board.start)]
         for i, ((a, b), merge) in enumerate(zip(path, flags, strict=True)):
             by_quarter[4 * i // len(path)] += merge
             kind = kinds["exchanges" if board.block[a] != board.block[b] else "docks"]
             kind[0] += 1
             kind[1] += merge
-            at[a], at[b] = at[b], at[a]
             if (i + 1) in {len(path) * q // 4 for q in (1, 2, 3)}:
-                outs.append(out_of_block(board, at))
+                outs.append(out(states[i + 1]))
         length = len(path) + board.bound(end)
         ratios.append(length / bound)
         quarters = [q + m for q, m in zip(quarters, by_quarter, strict=True)]
