@@ -33,18 +33,16 @@ from amber_patience.games import get_game
 from amber_patience.solvers import amber_pattern as pattern
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_shorten import _merges
+from amber_solver import parse_range  # the same deal lists as the solver benchmark
 
 Swap = tuple[int, int]
 
 
-def parse_range(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
-
-
-def gathering(board: _Board, game: object, nodes: int, seed: int = 1) -> tuple[list[Swap], bytes] | None:
+def gathering(board: _Board, game: object, nodes: int, seed: int = 1
+              ) -> tuple[pattern.PatternPlanner, list[Swap], bytes] | None:
     """A draw's gathering from the deal (the portfolio's first setting, merges costed), regathered, the one of the
-    least length + end bound kept; ``None`` if the search does not gather within ``nodes`` expansions."""
+    least length + end bound kept, with the planner that made it; ``None`` if the search does not gather within
+    ``nodes`` expansions."""
     imb, weight, _, _ = pattern.BALANCE_PORTFOLIO[0]
     planner = pattern.PatternPlanner(board, game, seed=seed)  # type: ignore[arg-type]
     found = pattern.balance_search(planner, board.start, _Budget(None, nodes), imb, weight,
@@ -55,7 +53,8 @@ def gathering(board: _Board, game: object, nodes: int, seed: int = 1) -> tuple[l
     again = pattern.regather(planner, board.start, found[0])
     if again is not None:
         options.append(again)
-    return min(options, key=lambda o: len(o[0]) + board.bound(o[1]))
+    path, end = min(options, key=lambda o: len(o[0]) + board.bound(o[1]))
+    return planner, path, end
 
 
 def placed(board: _Board, at: Sequence[int], anchors: set[int]) -> int:
@@ -154,13 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         if gathered is None:
             print(f"deal {number}: not gathered within {args.nodes} expansions", flush=True)
             continue
-        path, end = gathered
+        planner, path, end = gathered
         if args.frontier:
             for fraction in (float(f) for f in args.fractions.split(",")):
                 k = int(fraction * len(path))
-                at = list(board.start)
-                for a, b in path[:k]:
-                    at[a], at[b] = at[b], at[a]
+                at = list(pattern._apply(board.start, path[:k]))
                 t1 = time.process_time()
                 swaps, merges, count, done = frontier(board, at, args.cap, args.depth)
                 what = f"all placed, length {k + swaps} = {(k + swaps) / bound:.2f} x" if done else "stuck"
@@ -171,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         for a, b in path:
             states.append(pattern._apply(states[-1], [(a, b)]))
         flags = _merges(board, states, path)
-        out = pattern.PatternPlanner(board, game).out
+        out = planner.out
         by_quarter = [0, 0, 0, 0]
         outs = [out(board.start)]
         for i, ((a, b), merge) in enumerate(zip(path, flags, strict=True)):
