@@ -1489,9 +1489,10 @@ def test_the_draws_for_length_never_give_a_longer_plan_and_it_replays(number: in
 
 def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monkeypatch: pytest.MonkeyPatch
                                                                              ) -> None:
-    """Deal 9's first setting gathers in a few hundred expansions: the draws (the same setting, merges costed, other
-    seeds) search within ``DRAW_NODES`` expansions in all, after the first gathering is sorted, and neither their
-    searches nor their sorts count in the solve's states; a quick solve (a hint) calls the planner with no draws."""
+    """Deal 9's first setting gathers in a few hundred expansions: the close draws (``DRAW_CLOSE``, each with its
+    own setting, merge cost and expansions) come first, then the draws (the same setting, merges costed, other seeds)
+    search within ``DRAW_NODES`` expansions in all, after the first gathering is sorted, and neither their searches
+    nor their sorts count in the solve's states; a quick solve (a hint) calls the planner with no draws."""
     board = _Board(GAME.deal(9))
     calls: list[tuple[int, int, float, tuple[object, ...]]] = []
     real = amber_pattern.balance_search
@@ -1514,8 +1515,13 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     budget = _Budget(None, 10_000)
     assert amber_pattern.plan_pattern(board, GAME, budget) is not None
     first = [c for c in calls if not c[2]]
-    drawn = [c for c in calls if c[2]]
+    close = len(amber_pattern.DRAW_CLOSE)
+    assert close > 0
+    assert [(c[3], c[2], c[0]) for c in calls[1:close + 1]] == [
+        ((imb, weight), cost, cap) for imb, weight, cost, cap in amber_pattern.DRAW_CLOSE]
+    drawn = [c for c in calls[close + 1:] if c[2]]
     assert len(first) == 1 and first[0][1] < 400 and len(drawn) == amber_pattern.DRAWS
+    assert len(calls) == 1 + close + amber_pattern.DRAWS
     assert all(c[2] == amber_pattern.DRAW_MERGE_COST for c in drawn)
     # the odd draws with the first's setting, the even ones with the portfolio's second, third, ... settings
     settings = [(imb, weight) for imb, weight, _, _ in BALANCE_PORTFOLIO]
@@ -1525,7 +1531,9 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     # the solve's states: the first search's and its sorts', none of the draws' (searches or sorts)
     assert sorting[0] == first[0][1]
     alone = _Budget(None, 10_000)
+    searched = len(calls)
     assert amber_pattern.plan_pattern(board, GAME, alone, draws=0) is not None and alone.used == budget.used
+    assert len(calls) == searched + 1  # the first search alone: no close draw either
     # a quick solve passes draws=0 to the planner, a full one does not
     seen: list[int | None] = []
     plan = amber_pattern.plan_pattern
@@ -1543,7 +1551,7 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     calls.clear()
     monkeypatch.setattr(amber_pattern, "DRAWS", 1)
     assert plan(board, GAME, _Budget(None, 10_000)) is not None
-    assert len([c for c in calls if c[2]]) == 1
+    assert len([c for c in calls if c[2]]) == 1 + close
 
 
 def test_a_deadline_reached_while_drawing_keeps_the_first_win(monkeypatch: pytest.MonkeyPatch) -> None:

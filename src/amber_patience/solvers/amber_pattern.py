@@ -1664,17 +1664,17 @@ DRY_EXPANSIONS = 100
 CLOSED_CAP = 50_000
 
 
-#: Draws for length (twentieth session): once a balance search has gathered and its gathering is sorted, ``DRAWS``
-#: more, merges costed (``balance_search(..., merge_cost=DRAW_MERGE_COST)``), with new seeds (its seed +
-#: ``DRAW_SEED`` x 1, 2, ...): the odd ones with its setting, the even ones with the portfolio's settings in turn
-#: from the second (the 2nd draw the portfolio's 2nd setting, the 4th its 3rd, ...); each of at most the first's
-#: expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``), at most ``DRAW_NODES`` expansions in all. Each gathering
-#: drawn (and its :func:`regather`) is sorted when its length + end bound is below the shortest line so far; the
-#: shortest is kept. The draws spend budgets of their own (their sorts ``DRAW_SORT_NODES`` states in all): the
-#: solve's states (its difficulty) count what it took to win; and as they come after the first win is sorted, a
-#: deadline reached while drawing costs no win. Measured (``docs/solver-pattern.md``, "Twentieth session"), deals
-#: 1-40, one process, no race, whole solves with the shortening: median length 2.82 -> 2.58 x the bound (mean 2.89
-#: -> 2.57), median CPU a deal 0.29 -> 0.59 s.
+#: Draws for length (twentieth session): once a balance search has gathered and its gathering is sorted, and after the
+#: close draws of :data:`DRAW_CLOSE`, ``DRAWS`` more, merges costed (``balance_search(...,
+#: merge_cost=DRAW_MERGE_COST)``), with new seeds (its seed + ``DRAW_SEED`` x 1, 2, ...): the odd ones with its setting,
+#: the even ones with the portfolio's settings in turn from the second (the 2nd draw the portfolio's 2nd setting, the
+#: 4th its 3rd, ...); each of at most the first's expansions x ``DRAW_SCALE`` (at least ``DRAW_MIN``), at most
+#: ``DRAW_NODES`` expansions in all. Each gathering drawn (and its :func:`regather`) is sorted when its length + end
+#: bound is below the shortest line so far; the shortest is kept. The draws spend budgets of their own (their sorts
+#: ``DRAW_SORT_NODES`` states in all): the solve's states (its difficulty) count what it took to win; and as they come
+#: after the first win is sorted, a deadline reached while drawing costs no win. Measured (``docs/solver-pattern.md``,
+#: "Twentieth session"), deals 1-40, one process, no race, whole solves with the shortening: median length 2.82 -> 2.58
+#: x the bound (mean 2.89 -> 2.57), median CPU a deal 0.29 -> 0.59 s.
 DRAWS = 5
 DRAW_SEED = 7
 DRAW_MERGE_COST = 2.0
@@ -1683,15 +1683,34 @@ DRAW_MIN = 100
 DRAW_NODES = 2500
 #: The states of the sorts of the gatherings drawn, in all (a sort of a gathered block takes tens to hundreds).
 DRAW_SORT_NODES = 5000
+#: The close draws (twenty-sixth session), made before those above: (imbalance weight, weight, merge cost,
+#: expansions) each. Their weight on the measure (1 to 1.5, the portfolio's 2 to 3) keeps the search closer to its
+#: path cost, merges included, so it finds shorter gatherings where it gathers at all (about half the time within
+#: 600 expansions), for more CPU an expansion. Measured (``docs/solver-pattern.md``, "Twenty-sixth session"), deals
+#: 1-40 through the benchmark (the race, the 0.7 s clock): median length 2.52 -> 2.33-2.35 x the bound, median wall
+#: time a deal 0.68 -> 0.76 s.
+DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
+    (3.0, 1.5, 2.0, 600), (3.0, 1.25, 2.0, 600), (2.0, 1.0, 2.0, 600), (3.0, 1.5, 3.0, 600), (4.0, 1.25, 2.0, 600),
+    (2.0, 1.25, 2.0, 600))
 
 
 def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float], seed: int, first: int,
            draws: int, others: Sequence[tuple[float, float]]
            ) -> Iterator[tuple[PatternPlanner, tuple[list[tuple[int, int]], bytes]]]:
-    """The gatherings of :func:`plan_pattern`'s draws for length (``DRAWS``), with the planner of each: balance
-    searches with merges costed after a first one (``setting``: imbalance weight, weight; ``seed``) gathered in
-    ``first`` expansions, the even draws with the settings ``others`` in turn, within ``budget``'s deadline."""
+    """The gatherings of :func:`plan_pattern`'s draws for length, with the planner of each: balance searches with
+    merges costed after a first one (``setting``: imbalance weight, weight; ``seed``) gathered in ``first``
+    expansions, within ``budget``'s clock for length. First the close draws (:data:`DRAW_CLOSE`), then ``draws``
+    more (``DRAWS``): the odd ones with ``setting``, the even ones with the settings ``others`` in turn. None when
+    ``draws`` is 0."""
     board = planner.board
+    for j, (imb, weight, cost, cap) in enumerate(DRAW_CLOSE if draws > 0 else ()):
+        sub = _Budget(budget.for_length(), cap)
+        if sub.left(1) <= 0:
+            return
+        planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * (draws + 1 + j), share=planner)
+        found = balance_search(planner, board.start, sub, imb, weight, merge_cost=cost)
+        if found is not None:
+            yield planner, found
     spent = 0
     for k in range(1, draws + 1):
         cap = min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
@@ -1716,9 +1735,10 @@ def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Por
     in turn, with growing node budgets and new random tie-breaks: :func:`_attempts`); make the gathering again
     with docks of fewer merges (:func:`regather`, unless ``POST_PASS`` is off); then sort each block of the one
     of fewer merges with only its own cells moving (the other too if that sort fails or comes out longer than the
-    other's length and end bound: :func:`_sort_best`). Then ``draws`` more gatherings for length (:data:`DRAWS`:
-    the winning setting and the portfolio's others, merges costed; ``None``: ``DRAWS`` as it is when called), each
-    sorted the same way when it may come out shorter; the shortest is kept."""
+    other's length and end bound: :func:`_sort_best`). Then more gatherings for length (:func:`_draws`: the close
+    draws of :data:`DRAW_CLOSE`, then ``draws`` more, :data:`DRAWS`: the winning setting and the portfolio's others,
+    merges costed; ``None``: ``DRAWS`` as it is when called; 0: no draw at all), each sorted the same way when it
+    may come out shorter; the shortest is kept."""
     planner: PatternPlanner | None = None
     looked = False
     for imb, weight, seed, cap in _attempts(portfolio):
