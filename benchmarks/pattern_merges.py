@@ -2,6 +2,7 @@
 
     python benchmarks/pattern_merges.py [--deals 1-20] [--nodes 3000]
     python benchmarks/pattern_merges.py --frontier [--deals 1-5] [--cap 5000] [--depth 6] [--from 0,0.5,0.85]
+    python benchmarks/pattern_merges.py --settings 3:2:2,3:1.25:2,2:1:2 [--seeds 1,2] [--deals 1-20] [--nodes 3000]
 
 A line's length is the deal's lower bound plus twice its *merges* (swaps that join two cycles of the permutation to
 the goal), and the block sorts after a gathering make none; so Pattern's length is in its gathering's merges.
@@ -19,6 +20,11 @@ first card placed there) by rank-neighbours in their goal cells. Each step is a 
 0.3 x swaps, at most ``--depth`` swaps and ``--cap`` states) for the fewest merges that place one more card. It
 prints how many cards it placed, with how many swaps and merges, before a step found nothing. ``--from F,...``
 starts it also from the position a fraction F of the way along the default gathering (0: the deal).
+
+With ``--settings``: the draws' search with other settings (twenty-sixth session). For each deal, setting
+(imbalance weight : weight : merge cost) and seed, one gathering as above within ``--nodes`` expansions. Per setting:
+how many gathered, the median length (gathering + end bound) / bound of those, and the mean CPU s of a search; then
+the median over the deals of the best line of them all (what unlimited draws of these settings would reach).
 """
 
 from __future__ import annotations
@@ -38,15 +44,19 @@ from amber_solver import parse_range  # the same deal lists as the solver benchm
 Swap = tuple[int, int]
 
 
-def gathering(board: _Board, game: object, nodes: int, seed: int = 1
+def gathering(board: _Board, game: object, nodes: int, seed: int = 1,
+              setting: tuple[float, float, float] | None = None
               ) -> tuple[pattern.PatternPlanner, list[Swap], bytes] | None:
-    """A draw's gathering from the deal (the portfolio's first setting, merges costed), regathered, the one of the
-    least length + end bound kept, with the planner that made it; ``None`` if the search does not gather within
-    ``nodes`` expansions."""
-    imb, weight, _, _ = pattern.BALANCE_PORTFOLIO[0]
+    """A draw's gathering from the deal (``setting``: imbalance weight, weight, merge cost; by default the
+    portfolio's first setting, merges costed by ``DRAW_MERGE_COST``), regathered, the one of the least length + end
+    bound kept, with the planner that made it; ``None`` if the search does not gather within ``nodes``
+    expansions."""
+    if setting is None:
+        imb, weight, _, _ = pattern.BALANCE_PORTFOLIO[0]
+        setting = (imb, weight, pattern.DRAW_MERGE_COST)
+    imb, weight, cost = setting
     planner = pattern.PatternPlanner(board, game, seed=seed)  # type: ignore[arg-type]
-    found = pattern.balance_search(planner, board.start, _Budget(None, nodes), imb, weight,
-                                   merge_cost=pattern.DRAW_MERGE_COST)
+    found = pattern.balance_search(planner, board.start, _Budget(None, nodes), imb, weight, merge_cost=cost)
     if found is None:
         return None
     options = [found]
@@ -127,6 +137,44 @@ def frontier(board: _Board, at: Sequence[int], cap: int, depth: int) -> tuple[in
     return swaps, merges, score, True
 
 
+def settings_table(deals: Sequence[int], settings: Sequence[tuple[float, float, float]], seeds: Sequence[int],
+                   nodes: int) -> None:
+    """``--settings``: one gathering per deal, setting and seed (:func:`gathering`); per setting, the share
+    gathered, the median length (gathering + end bound) / bound of those, and the mean CPU s of a search (failed ones
+    too); then the median over the deals of the best of all of them."""
+    game = get_game("pattern")
+    found: dict[tuple[float, float, float], list[float]] = {s: [] for s in settings}
+    cpu: dict[tuple[float, float, float], list[float]] = {s: [] for s in settings}
+    best: list[float] = []
+    for number in deals:
+        position = game.deal(number)
+        if position.lost_reason():
+            continue
+        board = _Board(position)
+        bound = board.bound(board.start)
+        ratios = []
+        for setting in settings:
+            for seed in seeds:
+                t0 = time.process_time()
+                gathered = gathering(board, game, nodes, seed, setting)
+                cpu[setting].append(time.process_time() - t0)
+                if gathered is not None:
+                    _, path, end = gathered
+                    found[setting].append((len(path) + board.bound(end)) / bound)
+                    ratios.append(found[setting][-1])
+        best.append(min(ratios, default=float("inf")))  # a deal none gathered counts as the longest
+        print(f"deal {number}: bound {bound}, best {f'{best[-1]:.2f} x' if ratios else 'none'}, {len(ratios)} of "
+              f"{len(settings) * len(seeds)} gathered", flush=True)
+    print(f"{'imbalance:weight:merge cost':>28}  gathered  median length / bound  mean CPU s")
+    for setting in settings:
+        runs, ratios = cpu[setting], found[setting]
+        median = f"{statistics.median(ratios):.3f}" if ratios else "-"
+        print(f"{':'.join(f'{v:g}' for v in setting):>28}  {len(ratios):>4}/{len(runs):<4}  {median:>21}  "
+              f"{statistics.fmean(runs):.2f}")
+    if best:
+        print(f"the best of every search, median over {len(best)} deals: {statistics.median(best):.3f} x the bound")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=parse_range, default=None)
@@ -136,8 +184,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=6, help="--frontier: swaps of a step (default 6)")
     parser.add_argument("--from", dest="fractions", default="0",
                         help="--frontier: start where this fraction of the gathering is made, comma-separated")
+    parser.add_argument("--settings", default=None, metavar="IMB:WEIGHT:COST,...",
+                        help="one gathering per setting and seed instead (see above)")
+    parser.add_argument("--seeds", default="1", help="--settings: the seeds, comma-separated (default 1)")
     args = parser.parse_args(argv)
     deals = args.deals or parse_range("1-5" if args.frontier else "1-20")
+    if args.settings:
+        try:
+            settings = [tuple(float(v) for v in one.split(":")) for one in args.settings.split(",")]
+            seeds = [int(v) for v in args.seeds.split(",")]
+        except ValueError:
+            parser.error("--settings is IMB:WEIGHT:COST,... (numbers) and --seeds whole numbers")
+        if any(len(one) != 3 for one in settings):
+            parser.error("each of --settings is IMB:WEIGHT:COST")
+        settings_table(deals, settings, seeds, args.nodes)  # type: ignore[arg-type]
+        return 0
     game = get_game("pattern")
     quarters = [0, 0, 0, 0]
     kinds = {"exchanges": [0, 0], "docks": [0, 0]}
