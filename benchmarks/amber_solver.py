@@ -107,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-race", action="store_true",
                         help="no race of plans on two cores (amber.RACE): Arden's plans one after the other")
     parser.add_argument("--pattern-draws", type=int, default=None,
-                        help="Pattern of Amber's draws for length after its first win (default: the solver's, "
-                             "amber_pattern.DRAWS; 0: none)")
+                        help="Pattern of Amber's draws for length after its first win and its close draws "
+                             "(default: the solver's, amber_pattern.DRAWS; 0: none, the close draws of "
+                             "amber_pattern.DRAW_CLOSE neither)")
     parser.add_argument("--race-wait", type=float, default=None, metavar="FACTOR",
                         help="how long the race waits for a shorter line after the first win, in times the first's "
                              "seconds (default: the solver's, amber.RACE_WAIT_FACTOR; a negative value: no wait, the "
