@@ -1685,10 +1685,10 @@ DRAW_NODES = 2500
 DRAW_SORT_NODES = 5000
 #: The close draws (twenty-sixth session), made before those above: (imbalance weight, weight, merge cost,
 #: expansions) each. Their weight on the measure (1 to 1.5, the portfolio's 2 to 3) keeps the search closer to its
-#: path cost, merges included, so it finds shorter gatherings where it gathers at all (about half the time within
-#: 600 expansions), for more CPU an expansion. Measured (``docs/solver-pattern.md``, "Twenty-sixth session"), deals
-#: 1-40 through the benchmark (the race, the 0.7 s clock): median length 2.52 -> 2.33-2.35 x the bound, median wall
-#: time a deal 0.68 -> 0.76 s.
+#: path cost, merges included, so it finds shorter gatherings where it gathers at all (within 600 expansions, deals
+#: 1-20: 40-45% of the searches at weight 1.25-1.5, 16% at weight 1), for more CPU an expansion. Measured
+#: (``docs/solver.md``, "Twenty-sixth session"), deals 1-100 through the benchmark (the race, the 0.7 s clock):
+#: median length 2.543 -> 2.400 x the bound, median wall time a deal 0.67 -> 0.79 s.
 DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
     (3.0, 1.5, 2.0, 600), (3.0, 1.25, 2.0, 600), (2.0, 1.0, 2.0, 600), (3.0, 1.5, 3.0, 600), (4.0, 1.25, 2.0, 600),
     (2.0, 1.25, 2.0, 600))
