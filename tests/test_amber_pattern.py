@@ -1569,3 +1569,22 @@ def test_a_deadline_reached_while_drawing_keeps_the_first_win(monkeypatch: pytes
     monkeypatch.setattr(amber_pattern, "_draws", late)
     made = amber_pattern.plan_pattern(board, GAME, _Budget(time.perf_counter() + 2.0, 10_000))
     assert made is not None and made == plain
+
+
+def test_the_close_draws_never_lengthen_a_line_and_shorten_some(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no clock the draws after the close ones are the same searches with or without them, and a gathering is
+    sorted only when its length + end bound (a lower bound of its sorted length) is below the shortest line so far:
+    so the close draws (``DRAW_CLOSE``) can only make the line shorter. On these deals they do at least once."""
+    shorter = 0
+    for number in (1, 2, 3):
+        board = _Board(GAME.deal(number))
+        with_close = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000))
+        with monkeypatch.context() as patch:
+            patch.setattr(amber_pattern, "DRAW_CLOSE", ())
+            without = amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000))
+        assert with_close is not None and without is not None
+        for line in (with_close, without):
+            assert replay(GAME.deal(number), [Swap(a, b) for a, b in line]).is_won()
+        assert len(with_close) <= len(without)
+        shorter += len(with_close) < len(without)
+    assert shorter >= 1
