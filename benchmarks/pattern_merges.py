@@ -33,9 +33,10 @@ import argparse
 import heapq
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from amber_patience.games import get_game
+from amber_patience.games.base import Game
 from amber_patience.solvers import amber_pattern as pattern
 from amber_patience.solvers.amber import _Board, _Budget
 from amber_patience.solvers.amber_shorten import _merges
@@ -137,6 +138,15 @@ def frontier(board: _Board, at: Sequence[int], cap: int, depth: int) -> tuple[in
     return swaps, merges, score, True
 
 
+def boards(game: Game, deals: Sequence[int]) -> Iterator[tuple[int, _Board, int]]:
+    """The deals of ``deals`` not lost at the deal: each number, its board and its lower bound."""
+    for number in deals:
+        position = game.deal(number)
+        if not position.lost_reason():  # type: ignore[attr-defined]
+            board = _Board(position)  # type: ignore[arg-type]
+            yield number, board, board.bound(board.start)
+
+
 def settings_table(deals: Sequence[int], settings: Sequence[tuple[float, float, float]], seeds: Sequence[int],
                    nodes: int) -> None:
     """``--settings``: one gathering per deal, setting and seed (:func:`gathering`); per setting, the share
@@ -146,12 +156,7 @@ def settings_table(deals: Sequence[int], settings: Sequence[tuple[float, float, 
     found: dict[tuple[float, float, float], list[float]] = {s: [] for s in settings}
     cpu: dict[tuple[float, float, float], list[float]] = {s: [] for s in settings}
     best: list[float] = []
-    for number in deals:
-        position = game.deal(number)
-        if position.lost_reason():
-            continue
-        board = _Board(position)
-        bound = board.bound(board.start)
+    for number, board, bound in boards(game, deals):
         ratios = []
         for setting in settings:
             for seed in seeds:
@@ -172,7 +177,9 @@ def settings_table(deals: Sequence[int], settings: Sequence[tuple[float, float, 
         print(f"{':'.join(f'{v:g}' for v in setting):>28}  {len(ratios):>4}/{len(runs):<4}  {median:>21}  "
               f"{statistics.fmean(runs):.2f}")
     if best:
-        print(f"the best of every search, median over {len(best)} deals: {statistics.median(best):.3f} x the bound")
+        median = statistics.median(best)
+        print(f"the best of every search, median over {len(best)} deals: "
+              + (f"{median:.3f} x the bound" if median < float("inf") else "none (most deals gathered by no search)"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,12 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     quarters = [0, 0, 0, 0]
     kinds = {"exchanges": [0, 0], "docks": [0, 0]}
     ratios = []
-    for number in deals:
-        position = game.deal(number)
-        if position.lost_reason():
-            continue
-        board = _Board(position)
-        bound = board.bound(board.start)
+    for number, board, bound in boards(game, deals):
         t0 = time.process_time()
         gathered = gathering(board, game, args.nodes)
         if gathered is None:
