@@ -1703,26 +1703,24 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
     more (``DRAWS``): the odd ones with ``setting``, the even ones with the settings ``others`` in turn. None when
     ``draws`` is 0."""
     board = planner.board
-    for j, (imb, weight, cost, cap) in enumerate(DRAW_CLOSE if draws > 0 else ()):
-        sub = _Budget(budget.for_length(), cap)
-        if sub.left(1) <= 0:
-            return
-        planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * (draws + 1 + j), share=planner)
-        found = balance_search(planner, board.start, sub, imb, weight, merge_cost=cost)
-        if found is not None:
-            yield planner, found
-    spent = 0
+    # (imbalance weight, weight, merge cost, expansions: None for a share of DRAW_NODES, seed step)
+    schedule: list[tuple[float, float, float, int | None, int]] = [
+        (imb, weight, cost, cap, draws + 1 + j) for j, (imb, weight, cost, cap) in enumerate(DRAW_CLOSE)]
     for k in range(1, draws + 1):
-        cap = min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
+        imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
+        schedule.append((imb, weight, DRAW_MERGE_COST, None, k))
+    spent = 0
+    for imb, weight, cost, fixed, k in schedule if draws > 0 else ():
+        cap = fixed if fixed is not None else min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
         if cap <= 0:
             return
-        imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
         sub = _Budget(budget.for_length(), cap)
         if sub.left(1) <= 0:
             return
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
-        found = balance_search(planner, board.start, sub, imb, weight, merge_cost=DRAW_MERGE_COST)
-        spent += sub.used
+        found = balance_search(planner, board.start, sub, imb, weight, merge_cost=cost)
+        if fixed is None:
+            spent += sub.used
         if found is not None:
             yield planner, found
 
