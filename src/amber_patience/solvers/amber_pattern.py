@@ -1413,20 +1413,23 @@ END_SEED = 1000
 
 
 def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, imbalance_weight: float,
-             weight: float, seed: int) -> tuple[list[tuple[int, int]], bytes] | None:
+             weight: float, seed: int, merge_cost: float = 0.0, nodes: int = END_NODES, most_out: int = END_OUT
+             ) -> tuple[list[tuple[int, int]], bytes] | None:
     """A new balance search from where one stalled (``near``: its nearest position ``at`` and the
-    ``path`` there), if at most ``END_OUT`` cards are out there: the whole path and the gathered
+    ``path`` there), if at most ``most_out`` cards are out there: the whole path and the gathered
     position, or ``None``. A fresh search counts its exchanges from the stall, so it is greedy there
     where the stalled one kept going back to shallow positions far from the goal, and it has a new
-    tie-break and no memory of the sets it had expanded twice."""
+    tie-break and no memory of the sets it had expanded twice. It expands at most ``nodes`` positions
+    of ``budget``, with merges costed by ``merge_cost`` (:func:`balance_search`); the close draws'
+    finish (:data:`DRAW_FINISH`) calls it too."""
     at, path = near.get("at"), near.get("path")
-    if not isinstance(at, bytes) or not isinstance(path, list) or not 0 < planner.out(at) <= END_OUT:
+    if not isinstance(at, bytes) or not isinstance(path, list) or not 0 < planner.out(at) <= most_out:
         return None
     if budget.left(1) <= 0:
         return None
     restart = PatternPlanner(planner.board, planner.game, seed=seed + END_SEED, share=planner)
-    sub = _Budget(budget.deadline, budget.left(END_NODES))
-    found = balance_search(restart, at, sub, imbalance_weight, weight)
+    sub = _Budget(budget.deadline, budget.left(nodes))
+    found = balance_search(restart, at, sub, imbalance_weight, weight, merge_cost=merge_cost)
     budget.used += sub.used
     return None if found is None else (path + found[0], found[1])
 
@@ -1692,6 +1695,7 @@ DRAW_SORT_NODES = 5000
 DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
     (3.0, 1.5, 2.0, 600), (3.0, 1.25, 2.0, 600), (2.0, 1.0, 2.0, 600), (3.0, 1.5, 3.0, 600), (4.0, 1.25, 2.0, 600),
     (2.0, 1.25, 2.0, 600))
+DRAW_FINISH: tuple[float, float, float, int] | None = (3.0, 1.5, 2.0, 600)
 
 
 def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float], seed: int, first: int,
@@ -1718,9 +1722,14 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
         if sub.left(1) <= 0:
             return
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
-        found = balance_search(planner, board.start, sub, imb, weight, merge_cost=cost)
+        near: dict[str, object] = {}
+        found = balance_search(planner, board.start, sub, imb, weight, best=near, merge_cost=cost)
         if fixed is None:
             spent += sub.used
+        elif found is None and DRAW_FINISH is not None:  # a close draw that did not gather, finished
+            f_imb, f_weight, f_cost, f_cap = DRAW_FINISH
+            found = end_game(planner, near, _Budget(budget.for_length(), f_cap), f_imb, f_weight,
+                             seed + DRAW_SEED * k, merge_cost=f_cost, nodes=f_cap, most_out=board.n)
         if found is not None:
             yield planner, found
 
