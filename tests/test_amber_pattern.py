@@ -1495,6 +1495,7 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     nor their sorts count in the solve's states; a quick solve (a hint) calls the planner with no draws."""
     board = _Board(GAME.deal(9))
     calls: list[tuple[int, int, float, tuple[object, ...]]] = []
+    docks: list[object] = []  # the docks' cap of each search
     real = amber_pattern.balance_search
 
     def spy(planner: PatternPlanner, start: bytes, budget: _Budget, *args: object, **kw: object) -> object:
@@ -1502,6 +1503,7 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
         if start == board.start:  # not a close draw's finish (test_a_close_draw_that_does_not_gather_is_finished)
             calls.append((budget.cap or 0, budget.used, float(kw.get("merge_cost", 0.0)),  # type: ignore[arg-type]
                           tuple(args[:2])))
+            docks.append(args[2] if len(args) > 2 else kw.get("cap", 300))
         return result
 
     monkeypatch.setattr(amber_pattern, "balance_search", spy)
@@ -1524,6 +1526,8 @@ def test_the_draws_spend_a_budget_of_their_own_and_a_quick_solve_makes_none(monk
     assert len(first) == 1 and first[0][1] < 400 and len(drawn) == amber_pattern.DRAWS
     assert len(calls) == 1 + close + amber_pattern.DRAWS
     assert all(c[2] == amber_pattern.DRAW_MERGE_COST for c in drawn)
+    # the draws dock with DRAW_DOCK_CAP states, the first win with the default
+    assert docks == [300] + [amber_pattern.DRAW_DOCK_CAP] * (close + amber_pattern.DRAWS)
     # the odd draws with the first's setting, the even ones with the portfolio's second, third, ... settings
     settings = [(imb, weight) for imb, weight, _, _ in BALANCE_PORTFOLIO]
     assert [c[3] for c in drawn] == [first[0][3], settings[1], first[0][3], settings[2], first[0][3]][:len(drawn)]
@@ -1596,7 +1600,7 @@ def test_a_close_draw_that_does_not_gather_is_finished(monkeypatch: pytest.Monke
     ``DRAW_FINISH`` from its nearest position (:func:`end_game`, whatever the cards out there): the gathering goes on
     from that position's path, every swap legal, to a gathered position. The draws after it are the same searches,
     and a gathering is sorted only when it may be shorter, so with no clock the finish can only make a line shorter:
-    on deal 1 it does (162 -> 158 swaps when this test was written)."""
+    on deal 1 it does (172 -> 158 swaps when this test was written)."""
     assert amber_pattern.DRAW_FINISH is not None
     imb, weight, cost, nodes = amber_pattern.DRAW_FINISH
     position = GAME.deal(1)
@@ -1614,7 +1618,8 @@ def test_a_close_draw_that_does_not_gather_is_finished(monkeypatch: pytest.Monke
                 ) -> tuple[list[tuple[int, int]], bytes] | None:
         found = real_end(planner, near, budget, *args, **kw)  # type: ignore[arg-type]
         if kw.get("most_out") == board.n:
-            assert (args[:2], kw["merge_cost"], kw["nodes"], budget.cap) == ((imb, weight), cost, nodes, nodes)
+            assert (args[:2], kw["merge_cost"], kw["nodes"], budget.cap, kw["cap"]) == (
+                (imb, weight), cost, nodes, nodes, amber_pattern.DRAW_DOCK_CAP)
             finishes.append((dict(near), found))
         return found
 

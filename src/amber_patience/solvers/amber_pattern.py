@@ -1413,15 +1413,15 @@ END_SEED = 1000
 
 
 def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, imbalance_weight: float,
-             weight: float, seed: int, merge_cost: float = 0.0, nodes: int = END_NODES, most_out: int = END_OUT
-             ) -> tuple[list[tuple[int, int]], bytes] | None:
+             weight: float, seed: int, merge_cost: float = 0.0, nodes: int = END_NODES, most_out: int = END_OUT,
+             cap: int = 300) -> tuple[list[tuple[int, int]], bytes] | None:
     """A new balance search from where one stalled (``near``: its nearest position ``at`` and the
     ``path`` there), if at most ``most_out`` cards are out there: the whole path and the gathered
     position, or ``None``. A fresh search counts its exchanges from the stall, so it is greedy there
     where the stalled one kept going back to shallow positions far from the goal, and it has a new
     tie-break and no memory of the sets it had expanded twice. It expands at most ``nodes`` positions
-    of ``budget``, with merges costed by ``merge_cost`` (:func:`balance_search`); the close draws'
-    finish (:data:`DRAW_FINISH`) calls it too."""
+    of ``budget``, with merges costed by ``merge_cost`` and docks of at most ``cap`` states
+    (:func:`balance_search`); the close draws' finish (:data:`DRAW_FINISH`) calls it too."""
     at, path = near.get("at"), near.get("path")
     if not isinstance(at, bytes) or not isinstance(path, list) or not 0 < planner.out(at) <= most_out:
         return None
@@ -1429,7 +1429,7 @@ def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, 
         return None
     restart = PatternPlanner(planner.board, planner.game, seed=seed + END_SEED, share=planner)
     sub = _Budget(budget.deadline, budget.left(nodes))
-    found = balance_search(restart, at, sub, imbalance_weight, weight, merge_cost=merge_cost)
+    found = balance_search(restart, at, sub, imbalance_weight, weight, cap, merge_cost=merge_cost)
     budget.used += sub.used
     return None if found is None else (path + found[0], found[1])
 
@@ -1695,7 +1695,17 @@ DRAW_SORT_NODES = 5000
 DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
     (3.0, 1.5, 2.0, 600), (3.0, 1.25, 2.0, 600), (2.0, 1.0, 2.0, 600), (3.0, 1.5, 3.0, 600), (4.0, 1.25, 2.0, 600),
     (2.0, 1.25, 2.0, 600))
+#: A close draw that does not gather within its expansions is finished (twenty-seventh session): a balance search of
+#: this setting (imbalance weight, weight, merge cost, expansions) from its nearest position (:func:`end_game`, whatever
+#: the cards out there), within the clock for length; None: not finished. The close draws find gatherings of few merges
+#: but stall often; a heavier search from where they stall keeps most of their start. Measured (``docs/solver.md``,
+#: "Twenty-seventh session"), deals 1-100 through the benchmark: with no clock 2.304 -> 2.188 x the bound at the
+#: median; with the 0.7 s clock 2.40-2.51 -> 2.35-2.46 (runs differ by about 0.05).
 DRAW_FINISH: tuple[float, float, float, int] | None = (3.0, 1.5, 2.0, 600)
+#: The draws' docks (all of them: the close draws, their finishes and the draws of ``DRAWS``) search at most this many
+#: states (the first win's: :func:`balance_search`'s 300). Cheaper docks fit more draws within the clock; measured
+#: (twenty-seventh session) deals 1-100 through the benchmark, three runs each: 2.37-2.40 x the bound against 2.35-2.45.
+DRAW_DOCK_CAP = 150
 
 
 def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float], seed: int, first: int,
@@ -1723,13 +1733,14 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
             return
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
         near: dict[str, object] = {}
-        found = balance_search(planner, board.start, sub, imb, weight, best=near, merge_cost=cost)
+        found = balance_search(planner, board.start, sub, imb, weight, DRAW_DOCK_CAP, best=near, merge_cost=cost)
         if fixed is None:
             spent += sub.used
         elif found is None and DRAW_FINISH is not None:  # a close draw that did not gather, finished
             f_imb, f_weight, f_cost, f_cap = DRAW_FINISH
             found = end_game(planner, near, _Budget(budget.for_length(), f_cap), f_imb, f_weight,
-                             seed + DRAW_SEED * k, merge_cost=f_cost, nodes=f_cap, most_out=board.n)
+                             seed + DRAW_SEED * k, merge_cost=f_cost, nodes=f_cap, most_out=board.n,
+                             cap=DRAW_DOCK_CAP)
         if found is not None:
             yield planner, found
 
