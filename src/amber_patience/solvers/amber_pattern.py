@@ -1704,7 +1704,8 @@ DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
 DRAW_FINISH: tuple[float, float, float, int] | None = (3.0, 1.5, 2.0, 600)
 #: The draws' docks (all of them: the close draws, their finishes and the draws of ``DRAWS``) search at most this many
 #: states (the first win's: :func:`balance_search`'s 300). Cheaper docks fit more draws within the clock; measured
-#: (twenty-seventh session) deals 1-100 through the benchmark, three runs each: 2.37-2.40 x the bound against 2.35-2.45.
+#: (twenty-seventh session) deals 1-100 through the benchmark: 2.34-2.42 x the bound in eight runs against 2.35-2.46
+#: in five.
 DRAW_DOCK_CAP = 150
 
 
