@@ -1116,12 +1116,14 @@ BALANCE_DOCKS = 100
 #: took 36.5 CPU s instead of 6.5 (failing docks of 3000 states), so only at <= 4.
 BALANCE_END_OUT = 4
 BALANCE_END_CAP = 3000
+#: Elsewhere the balance search's docks search up to this many states (the draws for length: ``DRAW_DOCK_CAP``).
+BALANCE_DOCK_CAP = 300
 #: How often one set of blocks (``card_blocks``) is expanded, with different arrangements inside them.
 BALANCE_REPEATS = 2
 
 
 def balance_search(planner: PatternPlanner, start: bytes, budget: _Budget, imbalance_weight: float = 3.0,
-                   weight: float = 2.0, cap: int = 300, best: dict[str, object] | None = None,
+                   weight: float = 2.0, cap: int = BALANCE_DOCK_CAP, best: dict[str, object] | None = None,
                    sets_only: bool = False, merge_cost: float = 0.0) -> tuple[list[tuple[int, int]], bytes] | None:
     """Best-first over exchanges across blocks on ``exchanges + weight x (potential + imbalance_weight x
     imbalance)``, until every card is in its home block: the swaps and the end position, or ``None``
@@ -1414,7 +1416,7 @@ END_SEED = 1000
 
 def end_game(planner: PatternPlanner, near: dict[str, object], budget: _Budget, imbalance_weight: float,
              weight: float, seed: int, merge_cost: float = 0.0, nodes: int = END_NODES, most_out: int = END_OUT,
-             cap: int = 300) -> tuple[list[tuple[int, int]], bytes] | None:
+             cap: int = BALANCE_DOCK_CAP) -> tuple[list[tuple[int, int]], bytes] | None:
     """A new balance search from where one stalled (``near``: its nearest position ``at`` and the
     ``path`` there), if at most ``most_out`` cards are out there: the whole path and the gathered
     position, or ``None``. A fresh search counts its exchanges from the stall, so it is greedy there
@@ -1703,7 +1705,7 @@ DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
 #: median; with the 0.7 s clock 2.40-2.51 -> 2.35-2.46 (runs differ by about 0.05).
 DRAW_FINISH: tuple[float, float, float, int] | None = (3.0, 1.5, 2.0, 600)
 #: The draws' docks (all of them: the close draws, their finishes and the draws of ``DRAWS``) search at most this many
-#: states (the first win's: :func:`balance_search`'s 300). Cheaper docks fit more draws within the clock; measured
+#: states (the first win's: ``BALANCE_DOCK_CAP``, 300). Cheaper docks fit more draws within the clock; measured
 #: (twenty-seventh session) deals 1-100 through the benchmark: 2.34-2.42 x the bound in eight runs against 2.35-2.46
 #: in five.
 DRAW_DOCK_CAP = 150
