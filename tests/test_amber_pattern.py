@@ -1647,3 +1647,33 @@ def test_a_close_draw_that_does_not_gather_is_finished(monkeypatch: pytest.Monke
     assert finished is not None and unfinished is not None
     assert replay(position, [Swap(a, b) for a, b in finished]).is_won()
     assert len(finished) < len(unfinished)
+
+
+def test_a_close_draw_stops_early_enough_for_its_finish(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a clock for length, a close draw (``DRAW_CLOSE``) searches until ``DRAW_RESERVE`` seconds before it, so
+    that its finish (``DRAW_FINISH``, from where it stalled) still has those seconds; the finish and the draws after
+    it stop at the clock itself. Without a clock nothing is reserved (every search ends by its expansions)."""
+    assert amber_pattern.DRAW_RESERVE > 0
+    monkeypatch.setattr(amber_pattern, "DRAW_CLOSE", ((3.0, 1.0, 3.0, 150),))  # small: it stalls on deal 1
+    board = _Board(GAME.deal(1))
+    searches: list[tuple[bytes, float, float | None]] = []
+    real = amber_pattern.balance_search
+
+    def spy(planner: PatternPlanner, start: bytes, budget: _Budget, *args: object, **kw: object) -> object:
+        searches.append((start, float(kw.get("merge_cost", 0.0)), budget.deadline))  # type: ignore[arg-type]
+        return real(planner, start, budget, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(amber_pattern, "balance_search", spy)
+    now = time.perf_counter()
+    budget = _Budget(now + 120.0, 10_000, now + 60.0)
+    assert amber_pattern.plan_pattern(board, GAME, budget) is not None
+    clock = budget.for_length()
+    assert clock == now + 60.0
+    costed = [(start, deadline) for start, cost, deadline in searches if cost]
+    close, finish = costed[0], costed[1]
+    assert close == (board.start, clock - amber_pattern.DRAW_RESERVE)
+    assert finish[0] != board.start and finish[1] == clock  # the close draw stalled and was finished
+    assert [deadline for _, deadline in costed[2:]] == [clock] * amber_pattern.DRAWS
+    searches.clear()
+    assert amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000)) is not None
+    assert all(deadline is None for _, _, deadline in searches)

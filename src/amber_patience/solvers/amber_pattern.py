@@ -1689,14 +1689,14 @@ DRAW_NODES = 2500
 #: The states of the sorts of the gatherings drawn, in all (a sort of a gathered block takes tens to hundreds).
 DRAW_SORT_NODES = 5000
 #: The close draws (twenty-sixth session), made before those above: (imbalance weight, weight, merge cost,
-#: expansions) each. Their weight on the measure (1 to 1.5, the portfolio's 2 to 3) keeps the search closer to its
-#: path cost, merges included, so it finds shorter gatherings where it gathers at all (within 600 expansions, deals
-#: 1-20: 40-45% of the searches at weight 1.25-1.5, 16% at weight 1), for more CPU an expansion. Measured
-#: (``docs/solver.md``, "Twenty-sixth session"), deals 1-100 through the benchmark (the race, the 0.7 s clock):
-#: median length 2.543 -> 2.400 x the bound, median wall time a deal 0.67 -> 0.79 s.
-DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = (
-    (3.0, 1.5, 2.0, 600), (3.0, 1.25, 2.0, 600), (2.0, 1.0, 2.0, 600), (3.0, 1.5, 3.0, 600), (4.0, 1.25, 2.0, 600),
-    (2.0, 1.25, 2.0, 600))
+#: expansions) each. Their weight on the measure (1, the portfolio's 2 to 3) keeps the search closer to its path cost,
+#: merges included, so it finds shorter gatherings where it gathers at all, for more CPU an expansion. One deep search
+#: since the twenty-eighth session (six of 600 expansions before, of which a racer made two or three within the
+#: clock): a longer search at weight 1 finds shorter gatherings than several short ones (deals 1-12, one search and
+#: its finish, the median where it gathered: 2.22 x the bound at 1000 expansions, 2.04 at 2000, 2.0 at 30,000).
+#: Measured (``docs/solver.md``, "Twenty-eighth session"), deals 1-100 through the benchmark (the race, the 0.7 s
+#: clock): median length 2.31-2.33 -> 2.26-2.27 x the bound, the same median time.
+DRAW_CLOSE: tuple[tuple[float, float, float, int], ...] = ((3.0, 1.0, 3.0, 4000),)
 #: A close draw that does not gather within its expansions is finished (twenty-seventh session): a balance search of
 #: this setting (imbalance weight, weight, merge cost, expansions) from its nearest position (:func:`end_game`, whatever
 #: the cards out there), within the clock for length; None: not finished. The close draws find gatherings of few merges
@@ -1709,6 +1709,10 @@ DRAW_FINISH: tuple[float, float, float, int] | None = (3.0, 1.5, 2.0, 600)
 #: (twenty-seventh session) deals 1-100 through the benchmark: 2.34-2.42 x the bound in eight runs against 2.35-2.46
 #: in five.
 DRAW_DOCK_CAP = 150
+#: With a clock for length, a close draw stops this many seconds before it (twenty-eighth session), so that its
+#: finish (``DRAW_FINISH``, from where it stopped) has them: a deep close draw seldom gathers within the clock, and
+#: one stopped by the clock itself left nothing. 0.1 to 0.25 measured, the same within a run's noise.
+DRAW_RESERVE = 0.15
 
 
 def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float], seed: int, first: int,
@@ -1716,7 +1720,8 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
            ) -> Iterator[tuple[PatternPlanner, tuple[list[tuple[int, int]], bytes]]]:
     """The gatherings of :func:`plan_pattern`'s draws for length, with the planner of each: balance searches with
     merges costed after a first one (``setting``: imbalance weight, weight; ``seed``) gathered in ``first``
-    expansions, within ``budget``'s clock for length. First the close draws (:data:`DRAW_CLOSE`), then ``draws``
+    expansions, within ``budget``'s clock for length. First the close draws (:data:`DRAW_CLOSE`, each stopped
+    :data:`DRAW_RESERVE` before the clock, then finished by :data:`DRAW_FINISH` if it did not gather), then ``draws``
     more (``DRAWS``): the odd ones with ``setting``, the even ones with the settings ``others`` in turn. None when
     ``draws`` is 0."""
     board = planner.board
@@ -1731,7 +1736,10 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
         cap = fixed if fixed is not None else min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
         if cap <= 0:
             return
-        sub = _Budget(budget.for_length(), cap)
+        clock = budget.for_length()
+        if fixed is not None and clock is not None and DRAW_RESERVE:
+            clock -= DRAW_RESERVE  # a close draw stops early enough for its finish
+        sub = _Budget(clock, cap)
         if sub.left(1) <= 0:
             return
         planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
