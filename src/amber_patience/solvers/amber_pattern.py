@@ -1737,7 +1737,7 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
         if cap <= 0:
             return
         clock = budget.for_length()
-        if fixed is not None and clock is not None and DRAW_RESERVE:
+        if fixed is not None and clock is not None:
             clock -= DRAW_RESERVE  # a close draw stops early enough for its finish
         sub = _Budget(clock, cap)
         if sub.left(1) <= 0:
