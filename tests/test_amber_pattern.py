@@ -1649,31 +1649,44 @@ def test_a_close_draw_that_does_not_gather_is_finished(monkeypatch: pytest.Monke
     assert len(finished) < len(unfinished)
 
 
-def test_a_close_draw_stops_early_enough_for_its_finish(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a clock for length, a close draw (``DRAW_CLOSE``) searches until ``DRAW_RESERVE`` seconds before it, so
-    that its finish (``DRAW_FINISH``, from where it stalled) still has those seconds; the finish and the draws after
-    it stop at the clock itself. Without a clock nothing is reserved (every search ends by its expansions)."""
+def test_a_close_draw_searches_until_the_clock_less_its_finish_and_the_draws_go_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a clock for length, a close draw (``DRAW_CLOSE``) searches until ``DRAW_RESERVE`` seconds before it, with
+    no bound on its expansions, so that its finish (``DRAW_FINISH``, from where it stalled) still has those seconds; the
+    finish and the draws after it stop at the clock itself; and the whole round goes on again with new seeds while the
+    clock has time. Without a clock nothing is reserved, every search ends by its expansions, and there is one round."""
     assert amber_pattern.DRAW_RESERVE > 0
-    monkeypatch.setattr(amber_pattern, "DRAW_CLOSE", ((3.0, 1.0, 3.0, 150),))  # small: it stalls on deal 1
+    close_cost = 3.5  # no other search costs merges so: the close draws are told apart by it
+    monkeypatch.setattr(amber_pattern, "DRAW_CLOSE", ((3.0, 1.0, close_cost, 150),))
     board = _Board(GAME.deal(1))
-    searches: list[tuple[bytes, float, float | None]] = []
+    searches: list[tuple[bytes, float, float | None, int | None, int]] = []
     real = amber_pattern.balance_search
 
     def spy(planner: PatternPlanner, start: bytes, budget: _Budget, *args: object, **kw: object) -> object:
-        searches.append((start, float(kw.get("merge_cost", 0.0)), budget.deadline))  # type: ignore[arg-type]
+        cost = float(kw.get("merge_cost", 0.0))  # type: ignore[arg-type]
+        searches.append((start, cost, budget.deadline, budget.cap, planner.seed))
+        if cost == close_cost and budget.cap is None:
+            budget = _Budget(budget.deadline, 150)  # a short close draw, so that the test sees several rounds
         return real(planner, start, budget, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(amber_pattern, "balance_search", spy)
     now = time.perf_counter()
-    budget = _Budget(now + 120.0, 10_000, now + 60.0)
-    assert amber_pattern.plan_pattern(board, GAME, budget) is not None
+    budget = _Budget(now + 120.0, 10_000, now + 4.0)
+    assert amber_pattern.plan_pattern(board, GAME, budget, draws=1) is not None
     clock = budget.for_length()
-    assert clock == now + 60.0
-    costed = [(start, deadline) for start, cost, deadline in searches if cost]
-    close, finish = costed[0], costed[1]
-    assert close == (board.start, clock - amber_pattern.DRAW_RESERVE)
-    assert finish[0] != board.start and finish[1] == clock  # the close draw stalled and was finished
-    assert [deadline for _, deadline in costed[2:]] == [clock] * amber_pattern.DRAWS
+    assert clock == now + 4.0
+    costed = [(start, cost, deadline, cap, seed) for start, cost, deadline, cap, seed in searches if cost]
+    close = [(start, deadline, cap, seed) for start, cost, deadline, cap, seed in costed if cost == close_cost]
+    assert len(close) >= 2  # the round went on again ...
+    assert len({seed for *_, seed in close}) == len(close)  # ... with new seeds
+    assert all(start == board.start and deadline == clock - amber_pattern.DRAW_RESERVE and cap is None
+               for start, deadline, cap, _ in close)
+    others = [(start, deadline) for start, cost, deadline, _, _ in costed if cost != close_cost]
+    assert any(start != board.start for start, _ in others)  # a close draw stalled and was finished
+    assert any(start == board.start for start, _ in others)  # a draw of DRAWS
+    assert all(deadline == clock for _, deadline in others)
+    assert time.perf_counter() >= clock  # the draws went on until the clock
     searches.clear()
-    assert amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000)) is not None
-    assert all(deadline is None for _, _, deadline in searches)
+    assert amber_pattern.plan_pattern(board, GAME, _Budget(None, 10_000), draws=1) is not None
+    assert all(deadline is None for _, _, deadline, _, _ in searches)
+    assert [cap for _, cost, _, cap, _ in searches if cost == close_cost] == [150]  # one round, within its expansions

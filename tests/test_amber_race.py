@@ -10,6 +10,7 @@ import time
 import pytest
 
 from amber_patience.games import get_game
+from amber_patience.games.base import GameError
 from amber_patience.solvers import amber as amber_solver
 from amber_patience.solvers import solve
 from amber_patience.solvers.amber import _Board, _Budget, _plan_arden, _race
@@ -482,3 +483,34 @@ def test_a_full_solve_gives_its_draws_for_length_seconds(monkeypatch: pytest.Mon
     monkeypatch.setattr(amber_solver, "LENGTH_SECONDS", None)
     assert solve(get_game("arden").deal(2), time_limit=30).status == "won"
     assert seen[2] is None
+
+
+def test_a_solve_asked_for_length_seconds_gives_its_draws_that_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve(length_seconds=S)`` sets the clock of the draws for length S seconds after the start instead of
+    ``LENGTH_SECONDS``; the time limit still stops them; a quick solve, another family or a clock of no time is
+    refused, and the solver itself refuses a clock of no time."""
+    monkeypatch.setattr(amber_solver, "RACE", False)
+    seen: list[float | None] = []
+    plan_drawn = amber_solver._plan_drawn
+
+    def spy(board, game, plans, draws, budget):  # type: ignore[no-untyped-def]
+        seen.append(budget.for_length())
+        return plan_drawn(board, game, plans, draws, budget)
+
+    monkeypatch.setattr(amber_solver, "_plan_drawn", spy)
+    deal = get_game("arden").deal(2)
+    before = time.perf_counter()
+    assert solve(deal, time_limit=30, length_seconds=4.0).status == "won"
+    assert seen[-1] is not None and before + 4.0 <= seen[-1] <= time.perf_counter() + 4.0
+    before = time.perf_counter()
+    assert solve(deal, time_limit=2.0, length_seconds=9.0).status == "won"
+    assert seen[-1] is not None and before + 2.0 <= seen[-1] <= time.perf_counter() + 2.0  # the time limit's
+    with pytest.raises(GameError, match="quick"):
+        solve(deal, length_seconds=4.0, quick=True)
+    with pytest.raises(GameError, match="more than 0"):
+        solve(deal, length_seconds=0.0)
+    with pytest.raises(GameError, match="Amber layouts"):
+        solve(get_game("pyramid-52").deal(1), length_seconds=4.0)
+    with pytest.raises(ValueError, match="more than 0"):
+        amber_solver.solve(deal, time_limit=30, length_seconds=-1.0)
+    assert len(seen) == 2

@@ -381,6 +381,26 @@ def test_solve_says_why_a_stranded_pattern_deal_is_lost(capsys: pytest.CaptureFi
     assert "proved that this position cannot be won: the bottom-right block holds no" in err
 
 
+def test_solve_looks_for_a_shorter_line_for_length_seconds(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--length-seconds S``: Pattern of Amber's draws for length go on until S seconds after the start (they go
+    round again while the clock has time), and the line is won; refused for a game whose solver makes no draws, for
+    S not below the time limit, and for S of no time."""
+    status, out, err = run(capsys, monkeypatch, ["solve", "pattern", "-n", "1", "--length-seconds", "1.5", "--json"])
+    data = json.loads(out)
+    assert status == 0 and data["status"] == "won", err
+    assert data["stats"]["seconds"] >= 1.5
+    assert replay(parse_record(data["record"])).won
+    for argv, message in ((["pyramid-52", "-n", "1", "--length-seconds", "2"], "spends no time on a shorter line"),
+                          (["pattern", "-n", "1", "--length-seconds", "30"], "must be less than --time-limit (30 s)"),
+                          (["pattern", "-n", "1", "--length-seconds", "3", "--time-limit", "2"],
+                           "must be less than --time-limit (2 s)"),
+                          (["pattern", "-n", "1", "--length-seconds", "0"], "more than 0 seconds")):
+        status, out, err = run(capsys, monkeypatch, ["solve", *argv])
+        assert status == 2 and out == "" and message in err, err
+        no_traceback(err)
+
+
 def test_solve_dash_refuses_a_deal_number(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     status, _, err = run(capsys, monkeypatch, ["solve", "-", "-n", "3"], stdin="{}")
     assert status == 2 and "standard input" in err

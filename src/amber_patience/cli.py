@@ -142,12 +142,13 @@ def needs_solver(position: Position) -> Iterator[None]:
         raise
 
 
-def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None) -> Any:
+def run_solver(position: Position, time_limit: float | None, node_limit: int | None = None,
+               length_seconds: float | None = None) -> Any:
     """``solvers.solve``, with a plain message when the game's family has no solver yet."""
     from . import solvers
 
     with needs_solver(position):
-        return solvers.solve(position, time_limit=time_limit, node_limit=node_limit)
+        return solvers.solve(position, time_limit=time_limit, node_limit=node_limit, length_seconds=length_seconds)
 
 
 def move_json(position: Position, move: Move) -> dict[str, Any]:
@@ -303,7 +304,16 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO)
     else:
         game = make_game(args)
         position = deal_position(game, pick_number(args, err), setup_from(args))
-    solution = run_solver(position, args.time_limit, args.node_limit)
+    if args.length_seconds is not None:
+        from .solvers import LENGTH_FAMILIES
+
+        if position.game.family not in LENGTH_FAMILIES:
+            raise UsageError(f"--length-seconds: the {position.game.name} solver spends no time on a shorter line "
+                             "(only the Amber layouts' does)")
+        if args.length_seconds >= args.time_limit:
+            raise UsageError(f"--length-seconds {args.length_seconds:g} must be less than --time-limit "
+                             f"({args.time_limit:g} s), which stops the search for a shorter line too")
+    solution = run_solver(position, args.time_limit, args.node_limit, args.length_seconds)
     record = None
     if solution.status == "won":
         record = write_record(position, solution.moves, {"Solver": f"amber-patience {__version__}"})
@@ -709,6 +719,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_non_negative_float, default=30.0, metavar="S",
                    help="solver time limit in seconds (default 30)")
     p.add_argument("--node-limit", type=_positive_int, metavar="N", help="solver node limit")
+    p.add_argument("--length-seconds", type=_non_negative_float, metavar="S",
+                   help="Amber layouts: look for a shorter line until S seconds after the start (default 0.7; "
+                        "Pattern of Amber's lines come out shorter with more, e.g. 5 or 20)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("survey", help="solve a range of deals and count how many are won (the win rate)")

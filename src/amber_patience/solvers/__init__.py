@@ -71,6 +71,9 @@ def replay(position: Position, moves: list[Move]) -> Position:
 #: swaps of the path it found (``docs/solver.md``, "Eighth session: quick hints"); :func:`finish` makes
 #: the solution whole afterwards.
 QUICK_OPTIONS: dict[str, dict[str, Any]] = {"amber": {"shorten_first": 32}}
+#: The families whose solver spends time on a shorter line after its first win, which :func:`solve`'s
+#: ``length_seconds`` bounds (the Amber solver's draws for length: Forest of Arden's and Pattern of Amber's).
+LENGTH_FAMILIES = frozenset({"amber"})
 
 
 @contextmanager
@@ -88,15 +91,30 @@ def _collector_off() -> Iterator[None]:
 
 
 def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: int | None = None,
-          quick: bool = False) -> Solution:
+          quick: bool = False, length_seconds: float | None = None) -> Solution:
     """Solve ``position`` with its family's solver, and check the result by replaying it.
 
     ``quick``: the line may be left longer than the solver makes it (its first move is a good hint;
     :func:`is_quick` then says so): :func:`finish` makes it what ``solve`` returns without ``quick`` (on the Amber
     layouts, a line as short or longer: a quick solve makes no draws for length and takes the first raced plan's
-    line)."""
-    module = importlib.import_module(f"{__name__}.{position.game.family}")
-    options = QUICK_OPTIONS.get(position.game.family, {}) if quick else {}
+    line).
+
+    ``length_seconds`` (the families of :data:`LENGTH_FAMILIES` only; not with ``quick``, which makes no draws for
+    length): how many seconds after the start the solver may go on looking for a shorter line, at the latest (None:
+    the solver's default, 0.7 s on the Amber layouts); the time limit stops it too. More time, a shorter line on
+    Pattern of Amber (measured in ``docs/solver.md``)."""
+    family = position.game.family
+    module = importlib.import_module(f"{__name__}.{family}")
+    options = QUICK_OPTIONS.get(family, {}) if quick else {}
+    if length_seconds is not None:
+        if family not in LENGTH_FAMILIES:
+            raise GameError(f"the {position.game.name} solver spends no time on a shorter line: "
+                            "length_seconds is for the Amber layouts")
+        if quick:
+            raise GameError("a quick solve makes no draws for length: length_seconds needs quick=False")
+        if not length_seconds > 0:
+            raise GameError(f"length_seconds must be more than 0 seconds, not {length_seconds}")
+        options = {**options, "length_seconds": length_seconds}
     with _collector_off():
         solution: Solution = module.solve(position, time_limit=time_limit, node_limit=node_limit, **options)
     if solution.status == "won":

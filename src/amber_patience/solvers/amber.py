@@ -1569,7 +1569,7 @@ BACKTRACK_CAP = 6000
 
 
 def solve(position: Position, *, time_limit: float | None = None, node_limit: int | None = None,
-          shorten_first: int | None = None) -> Solution:
+          shorten_first: int | None = None, length_seconds: float | None = None) -> Solution:
     """Solve an Amber position (a fresh deal or a game in progress).
 
     Returns status ``won`` with the swaps; ``lost`` when the rules show that the position can
@@ -1587,7 +1587,12 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     ``stats["found_first"]``); :func:`finish` shortens the path found whole afterwards, as without it. A quick
     solve makes no draws for length (Forest of Arden's, Pattern of Amber's: :func:`_planner_kw`) and keeps the first
     raced plan's line, so its line, shortened whole, may be longer than a full solve's. None (the default): the
-    whole path."""
+    whole path.
+
+    ``length_seconds``: the draws for length (Forest of Arden's, Pattern of Amber's) stop that many seconds after the
+    start at the latest (None: :data:`LENGTH_SECONDS`); the time limit stops them too, and a solve without one has
+    no clock. More seconds give a shorter line on Pattern of Amber (its close draws search deeper, and again), at
+    that cost in time."""
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
@@ -1601,7 +1606,10 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     # no clock on the work for length without a time limit (a solve bounded by states only: the same with any load)
-    budget = _Budget(deadline, cap, None if LENGTH_SECONDS is None or deadline is None else t0 + LENGTH_SECONDS)
+    if length_seconds is not None and not length_seconds > 0:
+        raise ValueError(f"length_seconds must be more than 0 seconds, not {length_seconds}")
+    clock = LENGTH_SECONDS if length_seconds is None else length_seconds
+    budget = _Budget(deadline, cap, None if clock is None or deadline is None else t0 + clock)
     planner = PLANNERS.get(position.game.name)
     quick = shorten_first is not None
     races = races_for(position.game, board, quick) if can_race() else None

@@ -50,8 +50,10 @@ from __future__ import annotations
 import array
 import functools
 import heapq
+import itertools
 import operator
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 
 from ..games.amber import AmberGame
@@ -481,8 +483,11 @@ class PatternPlanner:
             if share.board is not board or share.lam != lam:
                 raise ValueError("a planner shares caches only with a planner of the same board and lam")
             self.__dict__.update(share.__dict__)
+            self.seed = seed
             self.rng = random.Random(seed)
             return
+        #: the seed of the random tie-breaks
+        self.seed = seed
         self.board = board
         self.game = game
         n = board.n
@@ -1720,10 +1725,14 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
            ) -> Iterator[tuple[PatternPlanner, tuple[list[tuple[int, int]], bytes]]]:
     """The gatherings of :func:`plan_pattern`'s draws for length, with the planner of each: balance searches with
     merges costed after a first one (``setting``: imbalance weight, weight; ``seed``) gathered in ``first``
-    expansions, within ``budget``'s clock for length. First the close draws (:data:`DRAW_CLOSE`, each stopped
-    :data:`DRAW_RESERVE` before the clock, then finished by :data:`DRAW_FINISH` if it did not gather), then ``draws``
-    more (``DRAWS``): the odd ones with ``setting``, the even ones with the settings ``others`` in turn. None when
-    ``draws`` is 0."""
+    expansions, within ``budget``'s clock for length. First the close draws (:data:`DRAW_CLOSE`, then finished by
+    :data:`DRAW_FINISH` if it did not gather), then ``draws`` more (``DRAWS``): the odd ones with ``setting``, the
+    even ones with the settings ``others`` in turn. None when ``draws`` is 0.
+
+    With a clock for length, a close draw searches until :data:`DRAW_RESERVE` before it (its expansions do not bound
+    it), and the whole round goes on again with new seeds while the clock has time: a longer clock
+    (``solve(length_seconds=...)``) gives deeper close draws and more of them. Without a clock, one round, each close
+    draw within its expansions."""
     board = planner.board
     # (imbalance weight, weight, merge cost, expansions: None for a share of DRAW_NODES, seed step)
     schedule: list[tuple[float, float, float, int | None, int]] = [
@@ -1731,29 +1740,36 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
     for k in range(1, draws + 1):
         imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
         schedule.append((imb, weight, DRAW_MERGE_COST, None, k))
-    spent = 0
-    for imb, weight, cost, fixed, k in schedule if draws > 0 else ():
-        cap = fixed if fixed is not None else min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
-        if cap <= 0:
-            return
-        clock = budget.for_length()
-        if fixed is not None and clock is not None:
-            clock -= DRAW_RESERVE  # a close draw stops early enough for its finish
-        sub = _Budget(clock, cap)
-        if sub.left(1) <= 0:
-            return
-        planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * k, share=planner)
-        near: dict[str, object] = {}
-        found = balance_search(planner, board.start, sub, imb, weight, DRAW_DOCK_CAP, best=near, merge_cost=cost)
-        if fixed is None:
-            spent += sub.used
-        elif found is None and DRAW_FINISH is not None:  # a close draw that did not gather, finished
-            f_imb, f_weight, f_cost, f_cap = DRAW_FINISH
-            found = end_game(planner, near, _Budget(budget.for_length(), f_cap), f_imb, f_weight,
-                             seed + DRAW_SEED * k, merge_cost=f_cost, nodes=f_cap, most_out=board.n,
-                             cap=DRAW_DOCK_CAP)
-        if found is not None:
-            yield planner, found
+    clocked = budget.for_length() is not None
+    for turn in itertools.count() if clocked and draws > 0 else range(draws > 0):
+        spent = 0
+        for imb, weight, cost, fixed, k in schedule:
+            cap = fixed if fixed is not None else min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
+            if cap <= 0:
+                break
+            until = budget.for_length()
+            if until is not None and time.perf_counter() >= until:
+                return
+            if fixed is not None and until is not None:
+                if time.perf_counter() >= until - DRAW_RESERVE:
+                    continue  # too late for a close draw, not for the draws after it
+                sub = _Budget(until - DRAW_RESERVE, None)  # it stops early enough for its finish
+            else:
+                sub = _Budget(until, cap)
+            step = k + turn * (len(schedule) + 1)
+            planner = PatternPlanner(board, planner.game, seed=seed + DRAW_SEED * step, share=planner)
+            near: dict[str, object] = {}
+            found = balance_search(planner, board.start, sub, imb, weight, DRAW_DOCK_CAP, best=near,
+                                   merge_cost=cost)
+            if fixed is None:
+                spent += sub.used
+            elif found is None and DRAW_FINISH is not None:  # a close draw that did not gather, finished
+                f_imb, f_weight, f_cost, f_cap = DRAW_FINISH
+                found = end_game(planner, near, _Budget(budget.for_length(), f_cap), f_imb, f_weight,
+                                 seed + DRAW_SEED * step, merge_cost=f_cost, nodes=f_cap, most_out=board.n,
+                                 cap=DRAW_DOCK_CAP)
+            if found is not None:
+                yield planner, found
 
 
 def plan_pattern(board: _Board, game: AmberGame, budget: _Budget, portfolio: Portfolio | None = None,
