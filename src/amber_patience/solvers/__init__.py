@@ -112,8 +112,6 @@ def solve(position: Position, *, time_limit: float | None = 10.0, node_limit: in
                             "length_seconds is for the Amber layouts")
         if quick:
             raise GameError("a quick solve makes no draws for length: length_seconds needs quick=False")
-        if not length_seconds > 0:
-            raise GameError(f"length_seconds must be more than 0 seconds, not {length_seconds}")
         options = {**options, "length_seconds": length_seconds}
     with _collector_off():
         solution: Solution = module.solve(position, time_limit=time_limit, node_limit=node_limit, **options)

@@ -1596,6 +1596,8 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     t0 = time.perf_counter()
     if not isinstance(position, AmberPosition):
         raise GameError(f"the Amber solver solves Amber positions, not {type(position).__name__}")
+    if length_seconds is not None and not length_seconds > 0:
+        raise GameError(f"length_seconds must be more than 0 seconds, not {length_seconds}")
     board = _Board(position)
     stats: dict[str, Any] = {"lower_bound": board.bound(board.start)}
     reason = position.lost_reason()
@@ -1606,8 +1608,6 @@ def solve(position: Position, *, time_limit: float | None = None, node_limit: in
     deadline = None if time_limit is None else t0 + time_limit
     cap = node_limit if node_limit is not None else (DEFAULT_NODE_CAP if time_limit is None else None)
     # no clock on the work for length without a time limit (a solve bounded by states only: the same with any load)
-    if length_seconds is not None and not length_seconds > 0:
-        raise ValueError(f"length_seconds must be more than 0 seconds, not {length_seconds}")
     clock = LENGTH_SECONDS if length_seconds is None else length_seconds
     budget = _Budget(deadline, cap, None if clock is None or deadline is None else t0 + clock)
     planner = PLANNERS.get(position.game.name)

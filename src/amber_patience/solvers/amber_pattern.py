@@ -1733,6 +1733,8 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
     it), and the whole round goes on again with new seeds while the clock has time: a longer clock
     (``solve(length_seconds=...)``) gives deeper close draws and more of them. Without a clock, one round, each close
     draw within its expansions."""
+    if draws <= 0:
+        return
     board = planner.board
     # (imbalance weight, weight, merge cost, expansions: None for a share of DRAW_NODES, seed step)
     schedule: list[tuple[float, float, float, int | None, int]] = [
@@ -1740,8 +1742,7 @@ def _draws(planner: PatternPlanner, budget: _Budget, setting: tuple[float, float
     for k in range(1, draws + 1):
         imb, weight = others[(k // 2) % len(others)] if k % 2 == 0 and others else setting
         schedule.append((imb, weight, DRAW_MERGE_COST, None, k))
-    clocked = budget.for_length() is not None
-    for turn in itertools.count() if clocked and draws > 0 else range(draws > 0):
+    for turn in itertools.count() if budget.for_length() is not None else range(1):
         spent = 0
         for imb, weight, cost, fixed, k in schedule:
             cap = fixed if fixed is not None else min(max(DRAW_MIN, int(DRAW_SCALE * first)), DRAW_NODES - spent)
