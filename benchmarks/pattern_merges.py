@@ -3,6 +3,7 @@
     python benchmarks/pattern_merges.py [--deals 1-20] [--nodes 3000]
     python benchmarks/pattern_merges.py --frontier [--deals 1-5] [--cap 5000] [--depth 6] [--from 0,0.5,0.85]
     python benchmarks/pattern_merges.py --settings 3:2:2,3:1.25:2,2:1:2 [--seeds 1,2] [--deals 1-20] [--nodes 3000]
+    python benchmarks/pattern_merges.py --clock 0.7 [--deals 1-12]
 
 A line's length is the deal's lower bound plus twice its *merges* (swaps that join two cycles of the permutation to
 the goal), and the block sorts after a gathering make none; so Pattern's length is in its gathering's merges.
@@ -25,6 +26,11 @@ With ``--settings``: the draws' search with other settings (twenty-sixth session
 (imbalance weight : weight : merge cost) and seed, one gathering as above within ``--nodes`` expansions. Per setting:
 how many gathered, the median length (gathering + end bound) / bound of those, and the mean CPU s of a search; then
 the median over the deals of the best line of them all (what unlimited draws of these settings would reach).
+
+With ``--clock S``: the gathering is the planner's own, as a solve makes it with S seconds for length (one process,
+no race: ``plan_pattern`` with the first win and its draws until the clock), the one of least length + end bound of
+those it sorted (each regathered). The same lines as by default, and a summary of the medians over the deals of the
+swaps and merges inside blocks (docks) and across them (exchanges): what a longer clock changes (thirtieth session).
 """
 
 from __future__ import annotations
@@ -66,6 +72,32 @@ def gathering(board: _Board, game: object, nodes: int, seed: int = 1,
         options.append(again)
     path, end = min(options, key=lambda o: len(o[0]) + board.bound(o[1]))
     return planner, path, end
+
+
+def clock_gathering(board: _Board, game: object, clock: float
+                    ) -> tuple[pattern.PatternPlanner, list[Swap], bytes] | None:
+    """The gathering behind the line ``plan_pattern`` keeps with ``clock`` seconds for length (one process): of the
+    gatherings it sorted (its first win and its draws), each regathered, the one of least length + end bound, with
+    the planner that made it; ``None`` if it won nothing within 60 s. The gatherings are seen by wrapping the
+    planner's ``_sort_best`` for the call."""
+    seen: list[tuple[pattern.PatternPlanner, list[Swap], bytes]] = []
+    sort_best = pattern._sort_best
+
+    def watch(planner: pattern.PatternPlanner, gathered: tuple[list[Swap], bytes], budget: _Budget,
+              best: list[Swap] | None = None) -> list[Swap] | None:
+        seen.append((planner, *gathered))
+        again = pattern.regather(planner, board.start, gathered[0])
+        if again is not None:
+            seen.append((planner, *again))
+        return sort_best(planner, gathered, budget, best)
+
+    pattern._sort_best = watch
+    try:
+        start = time.perf_counter()
+        pattern.plan_pattern(board, game, _Budget(start + 60, None, start + clock))  # type: ignore[arg-type]
+    finally:
+        pattern._sort_best = sort_best
+    return min(seen, key=lambda s: len(s[1]) + board.bound(s[2])) if seen else None
 
 
 def placed(board: _Board, at: Sequence[int], anchors: set[int]) -> int:
@@ -194,7 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", default=None, metavar="IMB:WEIGHT:COST,...",
                         help="one gathering per setting and seed instead (see above)")
     parser.add_argument("--seeds", default="1", help="--settings: the seeds, comma-separated (default 1)")
+    parser.add_argument("--clock", type=float, default=None, metavar="S",
+                        help="the planner's own gathering with S seconds for length instead (see above)")
     args = parser.parse_args(argv)
+    if args.clock is not None and (args.clock <= 0 or args.frontier or args.settings):
+        parser.error("--clock takes seconds above 0, and goes with neither --frontier nor --settings")
     deals = args.deals or parse_range("1-5" if args.frontier else "1-20")
     if args.settings:
         try:
@@ -210,11 +246,16 @@ def main(argv: list[str] | None = None) -> int:
     quarters = [0, 0, 0, 0]
     kinds = {"exchanges": [0, 0], "docks": [0, 0]}
     ratios = []
+    per_deal: list[tuple[int, int, int, int]] = []  # docks' swaps and merges, exchanges' swaps and merges
     for number, board, bound in boards(game, deals):
         t0 = time.process_time()
-        gathered = gathering(board, game, args.nodes)
+        if args.clock is not None:
+            gathered = clock_gathering(board, game, args.clock)
+        else:
+            gathered = gathering(board, game, args.nodes)
         if gathered is None:
-            print(f"deal {number}: not gathered within {args.nodes} expansions", flush=True)
+            print(f"deal {number}: not gathered within {args.nodes} expansions" if args.clock is None
+                  else f"deal {number}: not won", flush=True)
             continue
         planner, path, end = gathered
         if args.frontier:
@@ -234,15 +275,18 @@ def main(argv: list[str] | None = None) -> int:
         out = planner.out
         by_quarter = [0, 0, 0, 0]
         outs = [out(board.start)]
+        mine = {"exchanges": [0, 0], "docks": [0, 0]}
         for i, ((a, b), merge) in enumerate(zip(path, flags, strict=True)):
             by_quarter[4 * i // len(path)] += merge
-            kind = kinds["exchanges" if board.block[a] != board.block[b] else "docks"]
-            kind[0] += 1
-            kind[1] += merge
+            for count in (kinds, mine):
+                kind = count["exchanges" if board.block[a] != board.block[b] else "docks"]
+                kind[0] += 1
+                kind[1] += merge
             if (i + 1) in {len(path) * q // 4 for q in (1, 2, 3)}:
                 outs.append(out(states[i + 1]))
         length = len(path) + board.bound(end)
         ratios.append(length / bound)
+        per_deal.append((*mine["docks"], *mine["exchanges"]))
         quarters = [q + m for q, m in zip(quarters, by_quarter, strict=True)]
         print(f"deal {number}: bound {bound}, gathering {len(path)} swaps, merges by quarter {by_quarter}, "
               f"cards out {outs}, end bound {board.bound(end)}, length {length} = {length / bound:.2f} x; "
@@ -252,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"merges by quarter {quarters}; exchanges {ex[0]} swaps, {ex[1]} merges ({ex[1] / max(ex[0], 1):.0%}); "
               f"docks {dk[0]} swaps, {dk[1]} merges ({dk[1] / max(dk[0], 1):.0%}); "
               f"median length {statistics.median(ratios):.2f} x the bound")
+        medians = [statistics.median(deal[i] for deal in per_deal) for i in range(4)]
+        print(f"medians over {len(per_deal)} deals: docks {medians[0]:g} swaps, {medians[1]:g} merges; exchanges "
+              f"{medians[2]:g} swaps, {medians[3]:g} merges; length {statistics.median(ratios):.3f} x the bound")
     return 0
 
 
